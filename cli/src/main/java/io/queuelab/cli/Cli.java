@@ -1,0 +1,47 @@
+package io.queuelab.cli;
+
+import picocli.CommandLine;
+
+import java.util.Arrays;
+
+/**
+ * Shared command-line behaviour: every failure is one line on stderr and exit code 2; with
+ * {@code --verbose} anywhere on the line the stack trace follows.
+ */
+public final class Cli {
+    public static final int EXIT_BAD_INPUT = 2;
+
+    private Cli() {
+    }
+
+    static CommandLine commandLine(Object command) {
+        CommandLine cl = new CommandLine(command);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            boolean verbose = Arrays.asList(parseResult.originalArgs()).contains("--verbose");
+            commandLine.getErr().println("queuelab: " + oneLine(ex));
+            if (verbose) {
+                ex.printStackTrace(commandLine.getErr());
+            }
+            return EXIT_BAD_INPUT;
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("queuelab: " + ex.getMessage() + " (see '" + c.getCommandSpec().qualifiedName() + " --help')");
+            return EXIT_BAD_INPUT;
+        });
+        return cl;
+    }
+
+    /** The one-line message of a failure: its own message, or its type when it has none. */
+    public static String oneLine(Throwable t) {
+        Throwable cause = t;
+        while ((cause.getMessage() == null || cause.getMessage().isBlank()) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        String message = cause.getMessage();
+        if (message == null || message.isBlank()) {
+            message = cause.getClass().getSimpleName();
+        }
+        return message.replaceAll("\\s*[\\r\\n]+\\s*", " ").trim();
+    }
+}

@@ -1,0 +1,29 @@
+package io.queuelab.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code queuelab} command. Each subcommand lives in its own class; register it in the
+ * {@code subcommands} list below (one line each, kept in alphabetical order).
+ */
+@Command(name = "queuelab", mixinStandardHelpOptions = true, version = "queuelab 0.1.0",
+        description = "Open-loop load for database servers, checked against queueing models.",
+        subcommands = {
+                CommandLine.HelpCommand.class,
+        })
+public final class Main {
+
+    @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+            description = "On failure, print the stack trace after the one-line error.")
+    boolean verbose;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the exit code (0 ok, 2 bad input or failure). */
+    public static int run(String... args) {
+        return Cli.commandLine(new Main()).execute(args);
+    }
+}
