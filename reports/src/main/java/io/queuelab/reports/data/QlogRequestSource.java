@@ -1,0 +1,65 @@
+package io.queuelab.reports.data;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * A {@link RequestSource} over a queuelab request log; times are ns after the log's anchor.
+ * (Reads through {@link LogCursor} until generator-core's RequestLogReader reads past the header.)
+ */
+public final class QlogRequestSource implements RequestSource {
+    private final LogCursor reader;
+
+    private QlogRequestSource(LogCursor reader) {
+        this.reader = reader;
+    }
+
+    public static QlogRequestSource open(Path file) throws IOException {
+        return new QlogRequestSource(LogCursor.open(file));
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        return reader.next();
+    }
+
+    @Override
+    public long intended() {
+        return reader.intended();
+    }
+
+    @Override
+    public long sent() {
+        return reader.sent();
+    }
+
+    @Override
+    public long completed() {
+        return reader.completed();
+    }
+
+    @Override
+    public int outcome() {
+        return reader.outcome();
+    }
+
+    @Override
+    public String outcomeName(int code) {
+        return reader.outcomeName(code);
+    }
+
+    @Override
+    public boolean warmup() {
+        return reader.warmup();
+    }
+
+    /** Bytes of a torn tail the reader ignored (a writer that died). */
+    public long truncatedBytes() {
+        return reader.truncatedBytes();
+    }
+
+    @Override
+    public void close() throws IOException {
+        reader.close();
+    }
+}

@@ -1,0 +1,108 @@
+package io.queuelab.reports.fit;
+
+import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
+import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
+import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
+import org.apache.commons.math3.fitting.leastsquares.MultivariateJacobianFunction;
+import org.apache.commons.math3.linear.Array2DRowRealMatrix;
+import org.apache.commons.math3.linear.ArrayRealVector;
+import org.apache.commons.math3.linear.DiagonalMatrix;
+import org.apache.commons.math3.linear.RealMatrix;
+import org.apache.commons.math3.linear.RealVector;
+import org.apache.commons.math3.util.Pair;
+
+import java.util.List;
+
+/**
+ * The load-dependent M/M/1 model of seed 001 section 3.2 (models.md section 2): with n requests
+ * in the system the mean service time is x (1+p)^(n-1), a birth-death chain with capacity K
+ * (arrivals beyond K are refused, as in model-sim's LoadDependentModel). Fits x, p and the
+ * latency l to (arrival rate, mean response) points by Levenberg-Marquardt, weighted 1/R^2.
+ */
+public final class LoadDependentFit {
+    public static final int DEFAULT_CAPACITY = 1000;
+
+    private LoadDependentFit() {
+    }
+
+    /**
+     * Mean sojourn time (s) of accepted requests: E[N] / (lambda (1 - P[N = K])), from the
+     * stationary law P[N = n] ~ (lambda x)^n (1+p)^(n(n-1)/2) computed in logarithms.
+     */
+    public static double meanSojourn(double lambda, double x, double p, int capacity) {
+        double logRho = Math.log(lambda * x);
+        double logGrowth = Math.log1p(p);
+        double maxLog = Double.NEGATIVE_INFINITY;
+        double[] logWeight = new double[capacity + 1];
+        for (int n = 0; n <= capacity; n++) {
+            logWeight[n] = n * logRho + 0.5 * n * (n - 1.0) * logGrowth;
+            maxLog = Math.max(maxLog, logWeight[n]);
+        }
+        double total = 0, population = 0;
+        for (int n = 0; n <= capacity; n++) {
+            double w = Math.exp(logWeight[n] - maxLog);
+            total += w;
+            population += n * w;
+        }
+        double full = Math.exp(logWeight[capacity] - maxLog) / total;
+        return population / total / (lambda * (1 - full));
+    }
+
+    public static ModelFit fit(List<Mm1Point> points, int capacity) {
+        List<Mm1Point> sorted = Mm1Fits.sortedAtLeast(points, 3);
+        ModelFit start = Mm1Fits.joint(sorted);
+        int n = sorted.size();
+        double[] target = new double[n];
+        double[] weights = new double[n];
+        for (int i = 0; i < n; i++) {
+            target[i] = sorted.get(i).meanResponse();
+            weights[i] = 1 / (target[i] * target[i]);
+        }
+        MultivariateJacobianFunction model = params -> {
+            RealVector value = new ArrayRealVector(n);
+            RealMatrix jacobian = new Array2DRowRealMatrix(n, 3);
+            double[] base = params.toArray();
+            for (int i = 0; i < n; i++) {
+                double lambda = sorted.get(i).lambda();
+                double f = predict(lambda, base, capacity);
+                value.setEntry(i, f);
+                for (int k = 0; k < 3; k++) {
+                    double[] moved = base.clone();
+                    double h = Math.max(1e-7, Math.abs(base[k]) * 1e-6);
+                    moved[k] += h;
+                    jacobian.setEntry(i, k, (predict(lambda, moved, capacity) - f) / h);
+                }
+            }
+            return new Pair<>(value, jacobian);
+        };
+        LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(new LeastSquaresBuilder()
+                .model(model)
+                .target(target)
+                .weight(new DiagonalMatrix(weights))
+                .start(new double[] {start.value("x"), start.value("l"), 0.01})
+                .parameterValidator(p -> {
+                    p.setEntry(0, Math.max(p.getEntry(0), 1e-12));
+                    p.setEntry(2, Math.min(Math.max(p.getEntry(2), 0), 0.999));
+                    return p;
+                })
+                .maxEvaluations(10_000)
+                .maxIterations(10_000)
+                .build());
+        double[] best = optimum.getPoint().toArray();
+        double[] se = Mm1Fits.standardErrors(optimum, n, 3);
+        List<Parameter> parameters = List.of(
+                new Parameter("x", best[0], se[0], "s"),
+                new Parameter("l", best[1], se[1], "s"),
+                new Parameter("p", best[2], se[2], ""),
+                Parameter.of("K", capacity, "requests"));
+        List<Residual> residuals = sorted.stream()
+                .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), predict(p.lambda(), best, capacity))).toList();
+        return new ModelFit("load-dependent M/M/1: x_n = x (1+p)^(n-1), capacity K",
+                "joint least squares of x, l, p (Levenberg-Marquardt, weights 1/R^2)",
+                parameters, residuals, lambda -> predict(lambda, best, capacity));
+    }
+
+    private static double predict(double lambda, double[] xlp, int capacity) {
+        return meanSojourn(lambda, xlp[0], xlp[2], capacity) + xlp[1];
+    }
+}

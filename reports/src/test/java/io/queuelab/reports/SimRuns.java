@@ -1,0 +1,36 @@
+package io.queuelab.reports;
+
+import io.queuelab.sim.DirtyPageBufferModel;
+import io.queuelab.sim.Distribution;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.Simulation;
+import io.queuelab.sim.SimulationResult;
+import io.queuelab.sim.Workload;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Run directories written by model-sim from known parameters, for fitting them back. */
+public final class SimRuns {
+    private SimRuns() {
+    }
+
+    /**
+     * The modified M/M/1 model of seed 001 (a constant latency l outside an M/M/1 queue), as a
+     * DPB model whose buffer never fills.
+     */
+    public static Model modifiedMm1(double x, double l) {
+        return new DirtyPageBufferModel(Distribution.deterministic(l), Distribution.exponential(x),
+                Integer.MAX_VALUE, Distribution.exponential(1e-9));
+    }
+
+    public static SimulationResult write(Path dir, Model model, Workload workload, long customers, long seed) throws IOException {
+        return Simulation.of(model, workload).customers(customers).seed(seed).removeWarmup(false)
+                .writeRun(dir).run();
+    }
+
+    public static SimulationResult writeFor(Path dir, Model model, Workload workload, double seconds, long seed) throws IOException {
+        return Simulation.of(model, workload).duration(seconds).seed(seed).removeWarmup(false)
+                .writeRun(dir).run();
+    }
+}
