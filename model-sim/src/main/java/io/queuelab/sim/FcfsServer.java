@@ -64,7 +64,7 @@ final class FcfsServer {
             onTheWay.push(a + delay.sample(delayRandom), a);
             // every later arrival reaches the queue at or after this horizon
             double horizon = arrivals.peek() + minDelay;
-            while (onTheWay.minKey() <= horizon) {
+            while (!onTheWay.isEmpty() && onTheWay.minKey() <= horizon) {
                 double ready = onTheWay.minKey();
                 double arrival = onTheWay.minValue();
                 onTheWay.pop();
