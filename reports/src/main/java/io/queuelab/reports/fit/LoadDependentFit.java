@@ -26,30 +26,46 @@ public final class LoadDependentFit {
     }
 
     /**
-     * Mean sojourn time (s) of accepted requests: E[N] / (lambda (1 - P[N = K])), from the
-     * stationary law P[N = n] ~ (lambda x)^n (1+p)^(n(n-1)/2) computed in logarithms.
+     * Mean sojourn time (s) of accepted requests: E[N] / (lambda (1 - P[N = top])), from the law
+     * P[N = n] ~ (lambda x)^n (1+p)^(n(n-1)/2) computed in logarithms. With p > 0 these weights
+     * fall and then grow without bound, so an open load-dependent server is only metastable: it
+     * stays near the empty state for a long time and eventually saturates. The quasi-stationary
+     * law used here truncates the chain where the weights start to grow (or at the capacity,
+     * whichever comes first), which is what a finite run of the server shows.
      */
     public static double meanSojourn(double lambda, double x, double p, int capacity) {
         double logRho = Math.log(lambda * x);
         double logGrowth = Math.log1p(p);
-        double maxLog = Double.NEGATIVE_INFINITY;
-        double[] logWeight = new double[capacity + 1];
-        for (int n = 0; n <= capacity; n++) {
-            logWeight[n] = n * logRho + 0.5 * n * (n - 1.0) * logGrowth;
-            maxLog = Math.max(maxLog, logWeight[n]);
+        double total = 1, population = 0, logWeight = 0, last = 1;
+        for (int n = 1; n <= capacity; n++) {
+            double step = logRho + (n - 1) * logGrowth; // log of lambda / mu_n
+            if (step > 0) {
+                break;
+            }
+            logWeight += step;
+            last = Math.exp(logWeight);
+            total += last;
+            population += n * last;
         }
-        double total = 0, population = 0;
-        for (int n = 0; n <= capacity; n++) {
-            double w = Math.exp(logWeight[n] - maxLog);
-            total += w;
-            population += n * w;
-        }
-        double full = Math.exp(logWeight[capacity] - maxLog) / total;
-        return population / total / (lambda * (1 - full));
+        return population / total / (lambda * (1 - last / total));
     }
 
+    /** Fits x, l and p (x and l trade off against p: prefer {@link #fitWithLatency} when l is known). */
     public static ModelFit fit(List<Mm1Point> points, int capacity) {
-        List<Mm1Point> sorted = Mm1Fits.sortedAtLeast(points, 3);
+        return fit(points, capacity, Double.NaN);
+    }
+
+    /** Fits x and p with the latency l held at a known value (e.g. 0, or from another fit). */
+    public static ModelFit fitWithLatency(List<Mm1Point> points, int capacity, double latency) {
+        if (!(latency >= 0)) {
+            throw new IllegalArgumentException("latency must be >= 0 s, got " + latency);
+        }
+        return fit(points, capacity, latency);
+    }
+
+    private static ModelFit fit(List<Mm1Point> points, int capacity, double fixedLatency) {
+        boolean latencyFixed = !Double.isNaN(fixedLatency);
+        List<Mm1Point> sorted = Mm1Fits.sortedAtLeast(points, latencyFixed ? 2 : 3);
         ModelFit start = Mm1Fits.joint(sorted);
         int n = sorted.size();
         double[] target = new double[n];
@@ -67,6 +83,9 @@ public final class LoadDependentFit {
                 double f = predict(lambda, base, capacity);
                 value.setEntry(i, f);
                 for (int k = 0; k < 3; k++) {
+                    if (k == 1 && latencyFixed) {
+                        continue; // a zero column: LM leaves l where it started
+                    }
                     double[] moved = base.clone();
                     double h = Math.max(1e-7, Math.abs(base[k]) * 1e-6);
                     moved[k] += h;
@@ -79,9 +98,12 @@ public final class LoadDependentFit {
                 .model(model)
                 .target(target)
                 .weight(new DiagonalMatrix(weights))
-                .start(new double[] {start.value("x"), start.value("l"), 0.01})
+                .start(new double[] {start.value("x"), latencyFixed ? fixedLatency : start.value("l"), 0.01})
                 .parameterValidator(p -> {
                     p.setEntry(0, Math.max(p.getEntry(0), 1e-12));
+                    if (latencyFixed) {
+                        p.setEntry(1, fixedLatency);
+                    }
                     p.setEntry(2, Math.min(Math.max(p.getEntry(2), 0), 0.999));
                     return p;
                 })
@@ -89,7 +111,7 @@ public final class LoadDependentFit {
                 .maxIterations(10_000)
                 .build());
         double[] best = optimum.getPoint().toArray();
-        double[] se = Mm1Fits.standardErrors(optimum, n, 3);
+        double[] se = standardErrors(optimum, n, latencyFixed);
         List<Parameter> parameters = List.of(
                 new Parameter("x", best[0], se[0], "s"),
                 new Parameter("l", best[1], se[1], "s"),
@@ -98,8 +120,32 @@ public final class LoadDependentFit {
         List<Residual> residuals = sorted.stream()
                 .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), predict(p.lambda(), best, capacity))).toList();
         return new ModelFit("load-dependent M/M/1: x_n = x (1+p)^(n-1), capacity K",
-                "joint least squares of x, l, p (Levenberg-Marquardt, weights 1/R^2)",
+                latencyFixed ? "least squares of x and p with l fixed (Levenberg-Marquardt, weights 1/R^2)"
+                        : "joint least squares of x, l, p (Levenberg-Marquardt, weights 1/R^2)",
                 parameters, residuals, lambda -> predict(lambda, best, capacity));
+    }
+
+    /** With l fixed, its zero Jacobian column makes the covariance singular: drop it. */
+    private static double[] standardErrors(LeastSquaresOptimizer.Optimum optimum, int n, boolean latencyFixed) {
+        if (!latencyFixed) {
+            return Mm1Fits.standardErrors(optimum, n, 3);
+        }
+        RealMatrix j = optimum.getJacobian();
+        RealMatrix reduced = new Array2DRowRealMatrix(n, 2);
+        for (int i = 0; i < n; i++) {
+            reduced.setEntry(i, 0, j.getEntry(i, 0));
+            reduced.setEntry(i, 1, j.getEntry(i, 2));
+        }
+        double[] se = {Double.NaN, 0, Double.NaN};
+        int dof = n - 2;
+        if (dof > 0) {
+            double variance = optimum.getCost() * optimum.getCost() / dof;
+            RealMatrix cov = new org.apache.commons.math3.linear.QRDecomposition(reduced.transpose().multiply(reduced))
+                    .getSolver().getInverse();
+            se[0] = Math.sqrt(cov.getEntry(0, 0) * variance);
+            se[2] = Math.sqrt(cov.getEntry(1, 1) * variance);
+        }
+        return se;
     }
 
     private static double predict(double lambda, double[] xlp, int capacity) {
