@@ -1,0 +1,98 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.reports.data.RunData;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The dirty-page-buffer model configured from measurements exactly as seed 004 section 4.2 does
+ * it (models.md section 3), from three runs:
+ * <ul>
+ * <li>a closed run with many concurrent requests: min(T_pause) from its gap distribution, T_pause
+ *     = the mean of its departure gaps longer than that, and its throughput P_closed;</li>
+ * <li>an open run at a high rate: the flush period p (median time between its flushes, detected
+ *     with the same threshold) and its throughput P; DPB_max = P p;</li>
+ * <li>a closed run with one request: E[T] and min T.</li>
+ * </ul>
+ * Then E[T_dp] = T_pause / DPB_max, E[T_proc] = 1/P_closed - E[T_dp], E[T_nd] = E[T] - E[T_proc]
+ * - E[T_dp]; T_nd = c + Exp(E[T_nd] - c) with c the shortest response time of the N = 1 run.
+ */
+public record DpbFit(double processingMean, double networkDelayConstant, double networkDelayMean,
+                     int bufferPages, double dirtyPageMean,
+                     double flushPeriodSeconds, double openThroughput, double pauseThresholdSeconds,
+                     double meanPauseSeconds, double closedThroughput, double singleMeanResponse,
+                     Flushes openFlushes, Flushes closedFlushes) {
+
+    public static DpbFit fit(RunData openHighRate, RunData closedHighN, RunData closedSingle) {
+        double threshold = FlushDetector.threshold(closedHighN);
+        Flushes closedFlushes = FlushDetector.detect(closedHighN, threshold);
+        if (closedFlushes.count() == 0) {
+            throw new IllegalArgumentException("no flush pauses longer than " + fmt(threshold) + " s in " + closedHighN.name()
+                    + ": the dirty-page-buffer model does not apply (or the run is too short)");
+        }
+        Flushes openFlushes = FlushDetector.detect(openHighRate, Math.max(threshold, openHighRate.departureGaps().longGapFloorSeconds()));
+        if (openFlushes.count() < 2) {
+            throw new IllegalArgumentException("fewer than two flushes in " + openHighRate.name() + ": no flush period");
+        }
+        double period = openFlushes.periodSeconds();
+        double openThroughput = openHighRate.throughput();
+        int dpbMax = (int) Math.max(1, Math.round(openThroughput * period));
+        double pause = closedFlushes.meanPauseSeconds();
+        double dirtyPage = pause / dpbMax;
+        double closedThroughput = closedHighN.throughput();
+        double processing = 1 / closedThroughput - dirtyPage;
+        double single = closedSingle.meanResponseSeconds();
+        double networkDelay = single - processing - dirtyPage;
+        double constant = Math.min(closedSingle.responseNanos().getMinValue() / 1e9, networkDelay);
+        return new DpbFit(processing, constant, networkDelay - constant, dpbMax, dirtyPage, period, openThroughput,
+                threshold, pause, closedThroughput, single, openFlushes, closedFlushes);
+    }
+
+    /** E[T_nd] = c + the exponential part's mean. */
+    public double networkDelayTotal() {
+        return networkDelayConstant + networkDelayMean;
+    }
+
+    /** The fitted parameters in the form of the paper's Table 1 (name, value) rows. */
+    public List<String[]> table1() {
+        return List.of(
+                new String[] {"T_proc", "Exp(" + fmt(processingMean) + ")"},
+                new String[] {"T_nd", fmt(networkDelayConstant) + " + Exp(" + fmt(networkDelayMean) + ")"},
+                new String[] {"DPB_max", Integer.toString(bufferPages)},
+                new String[] {"T_dp", "Exp(" + fmt(dirtyPageMean) + ")"});
+    }
+
+    /** How each value was obtained (the intermediate measurements). */
+    public List<String[]> measurements() {
+        return List.of(
+                new String[] {"min(T_pause), closed run", fmt(pauseThresholdSeconds) + " s"},
+                new String[] {"T_pause (mean of " + closedFlushes.count() + " pauses)", fmt(meanPauseSeconds) + " s"},
+                new String[] {"P, closed run", fmt(closedThroughput) + " /s"},
+                new String[] {"flush period p, open run (" + openFlushes.count() + " flushes)", fmt(flushPeriodSeconds) + " s"},
+                new String[] {"P, open run", fmt(openThroughput) + " /s"},
+                new String[] {"E[T], N = 1", fmt(singleMeanResponse) + " s"});
+    }
+
+    /** The parameters as model-sim's DPB arguments (procMean, ndConstant, ndMean, dpbMax, dpMean). */
+    public io.queuelab.sim.DirtyPageBufferModel model() {
+        return io.queuelab.sim.DirtyPageBufferModel.of(processingMean, networkDelayConstant, Math.max(1e-9, networkDelayMean),
+                bufferPages, dirtyPageMean);
+    }
+
+    public String toTable() {
+        StringBuilder s = new StringBuilder("Dirty-page-buffer model (seed 004, Table 1 form)\n");
+        for (String[] row : table1()) {
+            s.append(String.format(Locale.ROOT, "  %-8s %s%n", row[0], row[1]));
+        }
+        s.append("from:\n");
+        for (String[] row : measurements()) {
+            s.append(String.format(Locale.ROOT, "  %-44s %s%n", row[0], row[1]));
+        }
+        return s.toString();
+    }
+
+    static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.4g", v);
+    }
+}

@@ -1,0 +1,74 @@
+package io.queuelab.reports;
+
+import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.fit.DpbFit;
+import io.queuelab.reports.fit.FlushDetector;
+import io.queuelab.reports.fit.Flushes;
+import io.queuelab.sim.DirtyPageBufferModel;
+import io.queuelab.sim.MM1Model;
+import io.queuelab.sim.Workload;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs simulated by model-sim from Table 1 of seed 004 are fitted back the paper's way. */
+class DpbFitTest {
+    @TempDir
+    static Path tmp;
+    static RunData open;
+    static RunData closed;
+    static RunData single;
+
+    @BeforeAll
+    static void simulateTable1() throws IOException {
+        DirtyPageBufferModel table1 = DirtyPageBufferModel.table1();
+        SimRuns.writeFor(tmp.resolve("open-25"), table1, Workload.open(25), 3600, 11);
+        SimRuns.writeFor(tmp.resolve("closed-50"), table1, Workload.closed(50), 3600, 12);
+        SimRuns.writeFor(tmp.resolve("closed-1"), table1, Workload.closed(1), 20_000, 13);
+        open = RunData.read(tmp.resolve("open-25"));
+        closed = RunData.read(tmp.resolve("closed-50"));
+        single = RunData.read(tmp.resolve("closed-1"));
+    }
+
+    @Test
+    void detectedFlushesAreTheSimulatorsFlushes() throws IOException {
+        long trueFlushes = Files.readAllLines(tmp.resolve("open-25").resolve("flushes.tsv")).stream()
+                .filter(line -> !line.isBlank() && Character.isDigit(line.charAt(0))).count();
+        Flushes flushes = FlushDetector.detect(open, FlushDetector.threshold(closed));
+        assertTrue(trueFlushes > 700, "flushes in the simulation: " + trueFlushes);
+        assertEquals(trueFlushes, flushes.count(), 0.02 * trueFlushes);
+        // period = DPB_max / lambda (seed 004, equation 1)
+        assertEquals(111 / 25.0, flushes.periodSeconds(), 0.05 * 111 / 25.0);
+    }
+
+    @Test
+    void table1IsRecoveredWithin10PercentPerParameter() {
+        DpbFit fit = DpbFit.fit(open, closed, single);
+        String table = fit.toTable();
+        assertEquals(111, fit.bufferPages(), 11.1, table);
+        assertEquals(0.0269, fit.processingMean(), 0.00269, table);
+        assertEquals(0.00433, fit.dirtyPageMean(), 0.000433, table);
+        assertEquals(0.0025, fit.networkDelayConstant(), 0.00025, table);
+        assertEquals(0.0025 + 0.00049, fit.networkDelayTotal(), 0.1 * (0.0025 + 0.00049), table);
+        assertEquals(4, fit.table1().size());
+        // the exponential part of T_nd is a small difference of large means: only its sign and scale are checked
+        assertTrue(fit.networkDelayMean() >= 0 && fit.networkDelayMean() < 0.002, table);
+    }
+
+    @Test
+    void aServerWithoutFlushesIsNotGivenADirtyPageBuffer() throws IOException {
+        SimRuns.write(tmp.resolve("mm1-closed"), MM1Model.exponential(0.01), Workload.closed(20), 100_000, 5);
+        RunData noFlush = RunData.read(tmp.resolve("mm1-closed"));
+        assertEquals(0, FlushDetector.detect(noFlush).count());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DpbFit.fit(open, noFlush, single));
+        assertTrue(e.getMessage().contains("no flush"), e.getMessage());
+    }
+}
