@@ -82,10 +82,6 @@ public final class RunData {
             firstIntended = Math.min(firstIntended, intended);
             lastIntended = Math.max(lastIntended, intended);
             series.arrival(intended);
-            if (completed != LogFormat.NONE && completed >= intended) {
-                series.presence(intended, completed);
-                inFlightNanos += completed - intended;
-            }
         }
         if (completed != LogFormat.NONE) {
             lastCompleted = Math.max(lastCompleted, completed);
@@ -103,6 +99,8 @@ public final class RunData {
             serviceNanos.recordValue(completed - sent);
         }
         series.completion(completed, response);
+        series.presence(intended, completed);
+        inFlightNanos += response;
         gaps.departure(completed, response);
         sample.offer(completed, response);
     }
@@ -200,7 +198,7 @@ public final class RunData {
         return span <= 0 ? Double.NaN : ok / span;
     }
 
-    /** Time-average number of requests in the system over the run's span (N of a closed run). */
+    /** Time-average number of successful requests in the system over the run's span (N of a closed run). */
     public double meanInFlight() {
         double span = spanSeconds();
         return span <= 0 ? Double.NaN : inFlightNanos / 1e9 / span;

@@ -1,0 +1,58 @@
+package io.queuelab.reports.compare;
+
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.reports.data.RequestSource;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.ReplicationResult;
+import io.queuelab.sim.Simulation;
+import io.queuelab.sim.Workload;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Sources of independent simulated replications of a given sample size, for the yardstick. */
+public final class Replications {
+    private Replications() {
+    }
+
+    /**
+     * Independent replications by model-sim (separate random streams, MSER-5 warm-up removed),
+     * each of {@code sampleSize} customers after warm-up at most.
+     */
+    public static List<Histogram> simulate(Model model, Workload workload, long sampleSize, int count, long seed) throws IOException {
+        List<Histogram> out = new ArrayList<>();
+        for (ReplicationResult r : Simulation.of(model, workload).customers(sampleSize).replications(count).seed(seed).run().replications()) {
+            out.add(r.responseTimes());
+        }
+        return out;
+    }
+
+    /**
+     * Consecutive disjoint segments of {@code sampleSize} successful requests of a simulated run
+     * (warm-up records skipped), at most {@code max}; a stand-in for independent replications
+     * when the run is long compared with the model's correlation time.
+     */
+    public static List<Histogram> segments(Path simulatedRun, long sampleSize, int max) throws IOException {
+        if (sampleSize < 1) {
+            throw new IllegalArgumentException("sample size must be positive");
+        }
+        List<Histogram> out = new ArrayList<>();
+        Histogram current = new Histogram(3);
+        try (RequestSource in = RequestSource.open(simulatedRun)) {
+            while (out.size() < max && in.next()) {
+                if (in.warmup() || in.outcome() != LogFormat.OK || in.completed() == LogFormat.NONE) {
+                    continue;
+                }
+                current.recordValue(Math.max(0, in.completed() - in.intended()));
+                if (current.getTotalCount() == sampleSize) {
+                    out.add(current);
+                    current = new Histogram(3);
+                }
+            }
+        }
+        return out;
+    }
+}
