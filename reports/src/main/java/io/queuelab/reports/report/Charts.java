@@ -1,0 +1,149 @@
+package io.queuelab.reports.report;
+
+import io.queuelab.reports.data.IntervalSeries;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.fit.Flushes;
+import io.queuelab.reports.fit.ModelFit;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.awt.Color;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
+
+/** The report's charts, built with XChart (values in seconds and requests per second). */
+final class Charts {
+    static final int WIDTH = 960;
+    static final int HEIGHT = 420;
+
+    private Charts() {
+    }
+
+    private static XYChart chart(String title, String x, String y) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+        chart.getStyler().setMarkerSize(4);
+        return chart;
+    }
+
+    /** Response time of each (thinned) request vs its completion instant, per-interval max, detected flushes. */
+    static XYChart responseOverTime(RunData run, Flushes flushes) {
+        XYChart chart = chart("Response time vs time: " + run.name(), "time (s)", "response time (s)");
+        double[] at = run.sample().atSeconds();
+        if (at.length > 0) {
+            XYSeries points = chart.addSeries("requests (" + at.length + " of " + run.okCount() + ")", at, run.sample().responseSeconds());
+            points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            points.setMarker(SeriesMarkers.CIRCLE);
+            points.setMarkerColor(new Color(40, 90, 200, 90));
+        }
+        IntervalSeries s = run.series();
+        List<Double> x = new ArrayList<>(), y = new ArrayList<>();
+        for (int i = 0; i < s.length(); i++) {
+            if (s.completions(i) > 0) {
+                x.add(s.startSeconds(i) + s.intervalSeconds() / 2);
+                y.add(s.maxResponseSeconds(i));
+            }
+        }
+        if (!x.isEmpty()) {
+            XYSeries max = chart.addSeries("max per " + trim(s.intervalSeconds()) + " s", x, y);
+            max.setMarker(SeriesMarkers.NONE);
+            max.setLineColor(new Color(120, 120, 120));
+        }
+        if (flushes != null && flushes.count() > 0) {
+            double[] ends = new double[flushes.count()];
+            for (int i = 0; i < ends.length; i++) {
+                ends[i] = flushes.starts()[i] + flushes.pauses()[i];
+            }
+            XYSeries marks = chart.addSeries("detected flush (" + flushes.count() + "): pause length", ends, flushes.pauses());
+            marks.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            marks.setMarker(SeriesMarkers.TRIANGLE_UP);
+            marks.setMarkerColor(Color.RED);
+        }
+        return chart;
+    }
+
+    /** Empirical CDFs of response times from histograms, one series per named histogram. */
+    static XYChart cdf(String title, Map<String, Histogram> histograms) {
+        XYChart chart = chart(title, "response time (s)", "P(R <= t)");
+        chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
+        for (Map.Entry<String, Histogram> e : histograms.entrySet()) {
+            List<Double> x = new ArrayList<>(), y = new ArrayList<>();
+            double n = e.getValue().getTotalCount();
+            long cumulative = 0;
+            for (HistogramIterationValue v : e.getValue().recordedValues()) {
+                cumulative += v.getCountAddedInThisIterationStep();
+                x.add(e.getValue().highestEquivalentValue(v.getValueIteratedTo()) / 1e9);
+                y.add(cumulative / n);
+            }
+            XYSeries series = chart.addSeries(e.getKey(), thin(x), thin(y));
+            series.setMarker(SeriesMarkers.NONE);
+        }
+        return chart;
+    }
+
+    /** Measured mean response vs arrival rate with fitted curves. */
+    static XYChart meanResponseVsRate(List<double[]> points, List<ModelFit> fits) {
+        XYChart chart = chart("Mean response time vs arrival rate", "arrival rate (1/s)", "mean response time (s)");
+        double[] x = points.stream().mapToDouble(p -> p[0]).toArray();
+        double[] y = points.stream().mapToDouble(p -> p[1]).toArray();
+        XYSeries measured = chart.addSeries("measured", x, y);
+        measured.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        measured.setMarker(SeriesMarkers.DIAMOND);
+        double maxRate = java.util.Arrays.stream(x).max().orElse(1);
+        for (ModelFit fit : fits) {
+            addCurve(chart, fit.method().split(":")[0] + " fit", fit.curve(), maxRate);
+        }
+        return chart;
+    }
+
+    private static void addCurve(XYChart chart, String name, DoubleUnaryOperator curve, double maxRate) {
+        List<Double> cx = new ArrayList<>(), cy = new ArrayList<>();
+        for (int i = 0; i <= 200; i++) {
+            double lambda = maxRate * 1.05 * i / 200;
+            double value = curve.applyAsDouble(lambda);
+            if (Double.isFinite(value)) {
+                cx.add(lambda);
+                cy.add(value);
+            }
+        }
+        if (!cx.isEmpty()) {
+            chart.addSeries(name, cx, cy).setMarker(SeriesMarkers.NONE);
+        }
+    }
+
+    /** N/T or N/P: one series per kind of run (measured, simulated). */
+    static XYChart closedCurve(String title, String yTitle, Map<String, double[][]> series) {
+        XYChart chart = chart(title, "concurrent requests N", yTitle);
+        for (Map.Entry<String, double[][]> e : series.entrySet()) {
+            XYSeries s = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
+            s.setMarker(SeriesMarkers.CIRCLE);
+        }
+        return chart;
+    }
+
+    private static List<Double> thin(List<Double> values) {
+        if (values.size() <= 2000) {
+            return values;
+        }
+        int step = (values.size() + 1999) / 2000;
+        List<Double> out = new ArrayList<>();
+        for (int i = 0; i < values.size(); i += step) {
+            out.add(values.get(i));
+        }
+        if ((values.size() - 1) % step != 0) {
+            out.add(values.get(values.size() - 1));
+        }
+        return out;
+    }
+
+    private static String trim(double v) {
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,364 @@
+package io.queuelab.reports.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.reports.compare.Comparison;
+import io.queuelab.reports.compare.LittlesLawCheck;
+import io.queuelab.reports.compare.Replications;
+import io.queuelab.reports.compare.Verdict;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.RunShape;
+import io.queuelab.reports.data.Runs;
+import io.queuelab.reports.fit.DpbFit;
+import io.queuelab.reports.fit.FlushDetector;
+import io.queuelab.reports.fit.Flushes;
+import io.queuelab.reports.fit.LoadDependentFit;
+import io.queuelab.reports.fit.Mm1Fits;
+import io.queuelab.reports.fit.Mm1Point;
+import io.queuelab.reports.fit.ModelFit;
+import io.queuelab.reports.fit.Parameter;
+import io.queuelab.reports.fit.Residual;
+import io.queuelab.reports.fit.Fits;
+import org.HdrHistogram.Histogram;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The HTML report of runs and sweeps: one self-contained XHTML file (charts inline as SVG, no
+ * network needed) and a PNG of every chart in a folder beside it. Sections: the runs with
+ * merged percentiles, the generator's self-check, Little's law per window, the M/M/1 fits, the
+ * dirty-page-buffer fit, response time vs time with detected flushes, measured vs simulated CDFs
+ * with the yardstick verdicts, and N/T and N/P of closed runs. A section whose runs are missing
+ * says what it needs instead of being left out silently.
+ */
+public final class Report {
+    /** Response-time-vs-time charts drawn at most (measured runs first). */
+    static final int MAX_TIME_CHARTS = 12;
+    /** Simulated replications (segments) per yardstick. */
+    static final int YARDSTICK_REPLICATIONS = 20;
+
+    private final Html body = new Html();
+    private final List<String> chartIds = new ArrayList<>();
+    private final Path pngDir;
+    private final String pngDirName;
+
+    private Report(Path out) {
+        String stem = out.getFileName().toString().replaceFirst("\\.x?html?$", "");
+        this.pngDirName = stem + "-png";
+        Path parent = out.toAbsolutePath().getParent();
+        this.pngDir = parent.resolve(pngDirName);
+    }
+
+    /** Writes the report of the given runs or sweep directories to {@code out}; returns its path. */
+    public static Path write(List<Path> runsOrSweeps, Path out) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        List<Path> paths = Runs.expand(runsOrSweeps);
+        List<RunData> runs = Runs.read(paths);
+        Report report = new Report(out);
+        Files.createDirectories(report.pngDir);
+        String html = report.build(runs);
+        Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
+        Files.writeString(tmp, html, StandardCharsets.UTF_8);
+        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        return out;
+    }
+
+    /** Ids of the charts in the order they were added (for tests). */
+    List<String> chartIds() {
+        return chartIds;
+    }
+
+    private String build(List<RunData> runs) throws IOException {
+        List<RunData> measured = runs.stream().filter(r -> !r.simulated()).toList();
+        List<RunData> simulated = runs.stream().filter(RunData::simulated).toList();
+        runsSection(runs, measured, simulated);
+        selfCheckSection(measured);
+        littleSection(runs);
+        mm1Section(measured);
+        Optional<DpbFit> dpb = dpbSection(measured);
+        timeSection(runs, dpb);
+        comparisonSection(measured, simulated);
+        closedSection(measured, simulated);
+        return page();
+    }
+
+    private void runsSection(List<RunData> runs, List<RunData> measured, List<RunData> simulated) {
+        body.heading("Runs");
+        List<List<String>> rows = new ArrayList<>();
+        for (RunData r : runs) {
+            rows.add(List.of(r.name(), r.kind(), RunShape.of(r).toString(), Html.number(r.records()), Html.number(r.okCount()),
+                    notOk(r), Html.number(r.warmupCount()), Html.number(r.arrivalRate()), Html.number(r.throughput()),
+                    Html.number(r.meanResponseSeconds()), Html.number(r.quantileSeconds(0.5)), Html.number(r.quantileSeconds(0.99)),
+                    Html.number(r.quantileSeconds(0.999)), Html.number(r.responseNanos().getMaxValue() / 1e9)));
+        }
+        for (var group : List.of(Map.entry("all measured runs (merged histograms)", measured),
+                Map.entry("all simulated runs (merged histograms)", simulated))) {
+            if (group.getValue().size() > 1) {
+                Histogram merged = RunData.mergedResponseNanos(group.getValue());
+                long ok = merged.getTotalCount();
+                rows.add(List.of(group.getKey(), "", "", "", Html.number(ok), "", "", "", "", Html.number(merged.getMean() / 1e9),
+                        Html.number(merged.getValueAtPercentile(50) / 1e9), Html.number(merged.getValueAtPercentile(99) / 1e9),
+                        Html.number(merged.getValueAtPercentile(99.9) / 1e9), Html.number(merged.getMaxValue() / 1e9)));
+            }
+        }
+        body.table(List.of("run", "kind", "workload", "records", "ok", "not ok", "warm-up", "arrivals/s", "throughput/s",
+                "mean R (s)", "p50 (s)", "p99 (s)", "p99.9 (s)", "max (s)"), rows);
+        body.paragraph("Latency statistics count successful requests after warm-up; failed, dropped and unfinished requests are counted"
+                + " apart. Percentiles come from HdrHistograms (3 significant digits); merged rows merge the histograms, never average"
+                + " percentiles; the mean of a run is exact.");
+    }
+
+    private static String notOk(RunData r) {
+        if (r.notOkCount() == 0) {
+            return "0";
+        }
+        StringBuilder s = new StringBuilder();
+        r.notOkByOutcome().forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+        return s.toString();
+    }
+
+    private void selfCheckSection(List<RunData> measured) {
+        body.heading("Generator self-check");
+        boolean any = false;
+        for (RunData r : measured) {
+            JsonNode check = r.manifest().path("selfCheck");
+            if (check.isMissingNode()) {
+                continue;
+            }
+            any = true;
+            List<List<String>> rows = new ArrayList<>();
+            flatten("", check, rows);
+            body.element("h3", r.name());
+            body.table(List.of("check", "value"), rows);
+        }
+        if (!any) {
+            body.paragraph("No measured run here has a self-check in its manifest (simulated runs and CSV logs have none).");
+        }
+    }
+
+    private static void flatten(String prefix, JsonNode node, List<List<String>> rows) {
+        if (node.isObject()) {
+            Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> f = fields.next();
+                flatten(prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey(), f.getValue(), rows);
+            }
+        } else {
+            rows.add(List.of(prefix, node.isTextual() ? node.asText() : node.toString()));
+        }
+    }
+
+    private void littleSection(List<RunData> runs) {
+        body.heading("Little's law per 10 s window");
+        List<List<String>> rows = new ArrayList<>();
+        for (RunData r : runs) {
+            List<LittlesLawCheck.Window> windows = LittlesLawCheck.check(r);
+            List<LittlesLawCheck.Window> flagged = windows.stream().filter(LittlesLawCheck.Window::flagged).toList();
+            String worst = flagged.stream().sorted(Comparator.comparingDouble(LittlesLawCheck.Window::relativeDifference).reversed())
+                    .limit(5).map(w -> Html.number(w.startSeconds()) + " s (L " + Html.number(w.meanInFlight()) + " vs XR "
+                            + Html.number(w.littleProduct()) + ")").reduce((a, b) -> a + "; " + b).orElse("");
+            rows.add(List.of(r.name(), Integer.toString(windows.size()), Integer.toString(flagged.size()), worst));
+        }
+        body.table(List.of("run", "windows", "inconsistent (>10%)", "worst windows"), rows);
+        body.paragraph("L is the time-average number of successful requests in the system, X the completions per second and R their"
+                + " mean response time; a window is flagged when they differ by more than 10% (with at least 50 completions).");
+    }
+
+    private void mm1Section(List<RunData> measured) throws IOException {
+        body.heading("Mean response time vs arrival rate: M/M/1");
+        List<Mm1Point> points = Fits.mm1Points(measured);
+        if (points.stream().map(Mm1Point::lambda).distinct().count() < 2) {
+            body.paragraph("Needs measured open runs at two or more arrival rates (a rate sweep); found " + points.size() + ".");
+            return;
+        }
+        List<ModelFit> fits = new ArrayList<>();
+        for (var fit : List.<java.util.concurrent.Callable<ModelFit>>of(() -> Mm1Fits.paper(points), () -> Mm1Fits.joint(points))) {
+            try {
+                fits.add(fit.call());
+            } catch (Exception e) {
+                body.paragraph("M/M/1 fit failed: " + e.getMessage());
+            }
+        }
+        List<double[]> xy = points.stream().map(p -> new double[] {p.lambda(), p.meanResponse()}).toList();
+        chart("mean-response-vs-rate", Charts.meanResponseVsRate(xy, fits),
+                "Mean response time vs arrival rate, measured, with the fitted modified M/M/1 curves (seed 001, figures 6-8).");
+        for (ModelFit fit : fits) {
+            fitTables(fit);
+        }
+        if (points.size() >= 3) {
+            try {
+                fitTables(LoadDependentFit.fit(points, LoadDependentFit.DEFAULT_CAPACITY));
+            } catch (RuntimeException e) {
+                body.paragraph("Load-dependent fit failed: " + e.getMessage());
+            }
+        }
+    }
+
+    private void fitTables(ModelFit fit) {
+        body.element("h3", fit.model() + " - " + fit.method());
+        List<List<String>> rows = new ArrayList<>();
+        for (Parameter p : fit.parameters()) {
+            rows.add(List.of(p.name(), Html.number(p.value()), Html.number(p.standardError()), p.unit()));
+        }
+        body.table(List.of("parameter", "value", "standard error", "unit"), rows);
+        List<List<String>> residuals = new ArrayList<>();
+        for (Residual r : fit.residuals()) {
+            residuals.add(List.of(r.name(), Html.number(r.x()), Html.number(r.measured()), Html.number(r.fitted()),
+                    Html.number(100 * r.relative()) + " %"));
+        }
+        body.table(List.of("run", "arrival rate (1/s)", "measured mean (s)", "fitted (s)", "residual"), residuals);
+    }
+
+    private Optional<DpbFit> dpbSection(List<RunData> measured) {
+        body.heading("Dirty-page-buffer model (seed 004, Table 1 form)");
+        Optional<RunData> open = measured.stream().filter(r -> RunShape.of(r).open()).max(Comparator.comparingDouble(RunData::arrivalRate));
+        Optional<RunData> closedHigh = measured.stream().filter(r -> RunShape.of(r).closed() && RunShape.of(r).jobs() >= 10)
+                .max(Comparator.comparingInt(r -> RunShape.of(r).jobs()));
+        Optional<RunData> single = measured.stream().filter(r -> RunShape.of(r).closed() && RunShape.of(r).jobs() == 1).findFirst();
+        if (open.isEmpty() || closedHigh.isEmpty() || single.isEmpty()) {
+            body.paragraph("Needs a measured open run at a high rate, a closed run with N >= 10 and a closed run with N = 1; found "
+                    + (open.isPresent() ? "an open run" : "no open run") + ", " + (closedHigh.isPresent() ? "a high-N closed run" : "no high-N closed run")
+                    + ", " + (single.isPresent() ? "an N = 1 run" : "no N = 1 run") + ".");
+            return Optional.empty();
+        }
+        try {
+            DpbFit fit = DpbFit.fit(open.get(), closedHigh.get(), single.get());
+            body.table(List.of("parameter", "value"), fit.table1().stream().map(List::of).toList());
+            body.table(List.of("measurement", "value"), fit.measurements().stream().map(List::of).toList());
+            return Optional.of(fit);
+        } catch (RuntimeException e) {
+            body.paragraph("No dirty-page-buffer fit: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private void timeSection(List<RunData> runs, Optional<DpbFit> dpb) throws IOException {
+        body.heading("Response time vs time");
+        List<RunData> ordered = new ArrayList<>(runs.stream().filter(r -> !r.simulated()).toList());
+        ordered.addAll(runs.stream().filter(RunData::simulated).toList());
+        for (RunData r : ordered.subList(0, Math.min(MAX_TIME_CHARTS, ordered.size()))) {
+            Flushes flushes = null;
+            String how;
+            try {
+                flushes = dpb.isPresent() ? FlushDetector.detect(r, Math.max(dpb.get().pauseThresholdSeconds(), r.departureGaps().longGapFloorSeconds()))
+                        : FlushDetector.detect(r);
+                how = flushes.count() + " flushes detected (departure pauses longer than " + Html.number(flushes.thresholdSeconds())
+                        + " s ending in a response-time spike)" + (flushes.count() > 1 ? ", median period " + Html.number(flushes.periodSeconds()) + " s" : "") + ".";
+            } catch (RuntimeException e) {
+                how = "No flush detection: " + e.getMessage() + ".";
+            }
+            chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes),
+                    "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how);
+        }
+        if (ordered.size() > MAX_TIME_CHARTS) {
+            body.paragraph((ordered.size() - MAX_TIME_CHARTS) + " more runs not drawn.");
+        }
+    }
+
+    private void comparisonSection(List<RunData> measured, List<RunData> simulated) throws IOException {
+        body.heading("Measured vs simulated response times");
+        boolean any = false;
+        for (RunData m : measured) {
+            RunShape shape = RunShape.of(m);
+            Optional<RunData> twin = simulated.stream().filter(s -> sameShape(shape, RunShape.of(s))).findFirst();
+            if (twin.isEmpty()) {
+                continue;
+            }
+            any = true;
+            RunData s = twin.get();
+            Map<String, Histogram> cdfs = new LinkedHashMap<>();
+            cdfs.put("measured " + m.name(), m.responseNanos());
+            cdfs.put("simulated " + s.name(), s.responseNanos());
+            chart("cdf-" + slug(m.name()), Charts.cdf("CDF of response times: " + m.name() + " vs " + s.name(), cdfs),
+                    "Response-time CDF, measured vs simulated (" + shape + "; seed 004, figure 5).");
+            List<Histogram> replications = Replications.segments(s.source(), m.okCount(), YARDSTICK_REPLICATIONS);
+            Comparison c = Comparison.of(m.name(), m.responseNanos(), s.name(), s.responseNanos(),
+                    replications.size() >= 2 ? replications : List.of());
+            List<List<String>> rows = new ArrayList<>();
+            for (Verdict v : c.rows()) {
+                rows.add(List.of(v.metric(), Html.number(v.measured()), Html.number(v.simulated()), Html.number(v.distance()),
+                        Html.number(v.yardstick()), v.verdict()));
+            }
+            body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "verdict"), rows);
+            body.paragraph("Yardstick: " + c.yardstickPairs() + " pairs of disjoint segments of " + m.okCount()
+                    + " requests of the simulated run" + (c.yardstickPairs() == 0 ? " (the simulated run is too short: simulate at least "
+                    + 4 * m.okCount() + " requests)" : "") + ".");
+        }
+        if (!any) {
+            body.paragraph("No measured run has a simulated run with the same workload (same mode, rate or N within 5%) among the inputs.");
+        }
+    }
+
+    private static boolean sameShape(RunShape a, RunShape b) {
+        return a.closed() == b.closed() && Math.abs(a.level() - b.level()) <= 0.05 * Math.max(a.level(), b.level());
+    }
+
+    private void closedSection(List<RunData> measured, List<RunData> simulated) throws IOException {
+        body.heading("Closed runs: N/T and N/P");
+        Map<String, double[][]> nt = new LinkedHashMap<>();
+        Map<String, double[][]> np = new LinkedHashMap<>();
+        for (var group : List.of(Map.entry("measured", measured), Map.entry("simulated", simulated))) {
+            List<RunData> closed = group.getValue().stream().filter(r -> RunShape.of(r).closed())
+                    .sorted(Comparator.comparingInt(r -> RunShape.of(r).jobs())).toList();
+            if (closed.isEmpty()) {
+                continue;
+            }
+            double[] n = closed.stream().mapToDouble(r -> RunShape.of(r).jobs()).toArray();
+            nt.put(group.getKey(), new double[][] {n, closed.stream().mapToDouble(RunData::meanResponseSeconds).toArray()});
+            np.put(group.getKey(), new double[][] {n, closed.stream().mapToDouble(RunData::throughput).toArray()});
+        }
+        if (nt.isEmpty()) {
+            body.paragraph("No closed runs among the inputs (a closed sweep gives these curves).");
+            return;
+        }
+        chart("n-t", Charts.closedCurve("N/T: mean response time vs concurrent requests", "mean response time (s)", nt),
+                "N/T of the closed runs, measured and simulated (seed 004, figures 2 and 6).");
+        chart("n-p", Charts.closedCurve("N/P: throughput vs concurrent requests", "throughput (1/s)", np),
+                "N/P of the closed runs, measured and simulated (seed 004, figures 2 and 6).");
+    }
+
+    private void chart(String id, XYChart chart, String caption) throws IOException {
+        String unique = id;
+        for (int k = 2; chartIds.contains(unique); k++) {
+            unique = id + "-" + k;
+        }
+        chartIds.add(unique);
+        ByteArrayOutputStream svg = new ByteArrayOutputStream();
+        VectorGraphicsEncoder.saveVectorGraphic(chart, svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        String inline = svg.toString(StandardCharsets.UTF_8).replaceFirst("(?s)^.*?(<svg)", "$1");
+        String png = String.format("%02d-%s.png", chartIds.size(), unique);
+        BitmapEncoder.saveBitmap(chart, pngDir.resolve(png).toString(), BitmapEncoder.BitmapFormat.PNG);
+        body.raw("<figure class=\"chart\" id=\"" + Html.escape(unique) + "\">\n").raw(inline).raw("\n<figcaption>")
+                .raw(Html.escape(caption)).raw(" <a href=\"" + Html.escape(pngDirName + "/" + png) + "\">PNG</a></figcaption>\n</figure>\n");
+    }
+
+    private static String slug(String name) {
+        return name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+    }
+
+    private String page() {
+        return "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+                + "<title>queuelab report</title>\n<style>\n"
+                + "body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}"
+                + "table{border-collapse:collapse;margin:0.5em 0 1em 0;font-size:0.85em}"
+                + "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
+                + "td:first-child{text-align:left}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+                + "figcaption{font-size:0.9em;color:#444}\n</style>\n</head>\n<body>\n<h1>queuelab report</h1>\n"
+                + "<p>Generated " + Instant.now() + " by queuelab reports.</p>\n"
+                + body + "</body>\n</html>\n";
+    }
+}

@@ -1,0 +1,101 @@
+package io.queuelab.reports.report;
+
+import io.queuelab.core.log.Manifest;
+import io.queuelab.reports.SimRuns;
+import io.queuelab.sim.DirtyPageBufferModel;
+import io.queuelab.sim.Workload;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A report of a "measured" sweep (simulated Table 1 runs relabelled as measured) and a simulated
+ * sweep: parsed as XML, every chart must be there, inline, non-empty, with its PNG beside it.
+ */
+class ReportTest {
+    @TempDir
+    static Path tmp;
+    static Path html;
+    static Document document;
+
+    @BeforeAll
+    static void writeReport() throws Exception {
+        DirtyPageBufferModel table1 = DirtyPageBufferModel.table1();
+        Path measured = tmp.resolve("measured");
+        Path simulated = tmp.resolve("simulated");
+        long seed = 1;
+        for (double rate : new double[] {5, 12.5, 18.75, 25}) {
+            measuredRun(measured.resolve("open-" + rate), table1, Workload.open(rate), 600, seed++);
+        }
+        SimRuns.writeFor(simulated.resolve("open-25"), table1, Workload.open(25), 15_000, seed++);
+        for (int n : new int[] {1, 5, 50}) {
+            measuredRun(measured.resolve("closed-" + n), table1, Workload.closed(n), n == 1 ? 3000 : 600, seed++);
+            SimRuns.writeFor(simulated.resolve("closed-" + n), table1, Workload.closed(n), 600, seed++);
+        }
+        html = Report.write(List.of(measured, simulated), tmp.resolve("report.html"));
+        document = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(html.toFile());
+    }
+
+    static void measuredRun(Path dir, DirtyPageBufferModel model, Workload workload, double seconds, long seed) throws IOException {
+        SimRuns.writeFor(dir, model, workload, seconds, seed);
+        Manifest manifest = Manifest.read(dir);
+        manifest.root().put("kind", "measured");
+        manifest.write(dir);
+    }
+
+    @Test
+    void everyChartIsPresentInlineAndNonEmptyWithItsPng() throws IOException {
+        NodeList figures = document.getElementsByTagName("figure");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < figures.getLength(); i++) {
+            Element figure = (Element) figures.item(i);
+            String id = figure.getAttribute("id");
+            ids.add(id);
+            NodeList svgs = figure.getElementsByTagName("svg");
+            assertEquals(1, svgs.getLength(), id);
+            Element svg = (Element) svgs.item(0);
+            int drawn = svg.getElementsByTagName("path").getLength() + svg.getElementsByTagName("polyline").getLength()
+                    + svg.getElementsByTagName("line").getLength();
+            assertTrue(drawn > 20, id + " draws " + drawn + " shapes");
+            assertTrue(svg.getTextContent().length() > 10, id + " has no text");
+            String caption = figure.getElementsByTagName("figcaption").item(0).getTextContent();
+            assertFalse(caption.isBlank(), id);
+            String png = ((Element) figure.getElementsByTagName("a").item(0)).getAttribute("href");
+            Path file = html.resolveSibling(png);
+            assertTrue(Files.size(file) > 5_000, png);
+        }
+        for (String expected : List.of("mean-response-vs-rate", "time-measured-open-25-0", "time-simulated-closed-50", "cdf-open-25-0", "cdf-closed-1", "n-t", "n-p")) {
+            assertTrue(ids.contains(expected), expected + " missing from " + ids);
+        }
+        // 7 measured + 4 simulated runs: 11 response-time charts, the rate chart, 4 CDFs (one per measured
+        // run with a simulated twin), N/T and N/P
+        assertEquals(11 + 1 + 4 + 2, ids.size(), ids.toString());
+    }
+
+    @Test
+    void tablesCarryTheFitsTheVerdictsAndTheFlushes() throws IOException {
+        String text = document.getDocumentElement().getTextContent();
+        assertTrue(text.contains("DPB_max"), "DPB table");
+        assertTrue(text.contains("modified M/M/1"), "M/M/1 fit");
+        assertTrue(text.contains("within simulation noise") || text.contains("beyond it"), "verdicts");
+        assertTrue(text.contains("flushes detected"), "flush detection");
+        assertTrue(text.contains("merged histograms"), "merged percentiles");
+        String source = Files.readString(html);
+        assertFalse(source.contains("http://") && source.replace("http://www.w3.org/", "").contains("http://"),
+                "the report must not load anything from the network");
+    }
+}
