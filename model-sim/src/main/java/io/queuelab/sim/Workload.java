@@ -42,7 +42,7 @@ public sealed interface Workload permits Workload.Open, Workload.Trace, Workload
      */
     static Trace traceOf(Path runDir) throws IOException {
         RunDirectory run = RunDirectory.open(runDir);
-        long[] times = LogArrivals.intendedInstants(run.log());
+        long[] times = LogSamples.intendedInstants(run.log());
         if (times.length == 0) {
             throw new IOException("no arrivals in the request log of " + runDir);
         }

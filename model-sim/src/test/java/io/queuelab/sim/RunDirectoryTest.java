@@ -43,7 +43,7 @@ class RunDirectoryTest {
                 manifest.root().path("simulation").path("meanResponseSeconds").path("value").asDouble());
 
         ReplicationResult first = result.replications().get(0);
-        long[] arrivals = LogArrivals.intendedInstants(run.log());
+        long[] arrivals = LogSamples.intendedInstants(run.log());
         assertEquals(first.customers() + first.warmupCustomers(), arrivals.length);
         assertEquals(40_000, arrivals.length, 1_000); // Poisson(20/s) for 2000 s
         assertTrue(Files.readAllLines(run.path().resolve("flushes.tsv")).size() > 300);
