@@ -44,6 +44,23 @@ public sealed interface Distribution
     }
 
     /**
+     * The service times (completed - sent of every successful request) measured in a run
+     * directory, as an empirical distribution.
+     */
+    static Empirical empiricalServiceTimes(java.nio.file.Path runDir) throws java.io.IOException {
+        io.queuelab.core.log.RunDirectory run = io.queuelab.core.log.RunDirectory.open(runDir);
+        long[] nanos = LogSamples.serviceTimes(run.log());
+        if (nanos.length == 0) {
+            throw new java.io.IOException("no successful requests to take service times from in " + runDir);
+        }
+        double[] seconds = new double[nanos.length];
+        for (int i = 0; i < nanos.length; i++) {
+            seconds[i] = nanos[i] / 1e9;
+        }
+        return new Empirical(seconds);
+    }
+
+    /**
      * Parses {@code exp:MEAN}, {@code det:VALUE}, {@code shexp:SHIFT,MEAN} or a bare number (an
      * exponential mean); all in seconds. Empirical distributions are built from data, not parsed.
      */
@@ -167,6 +184,11 @@ public sealed interface Distribution
             for (double v : values) {
                 checkTime("empirical value", v, false);
             }
+        }
+
+        @Override
+        public double[] values() {
+            return values.clone();
         }
 
         @Override

@@ -14,10 +14,9 @@ final class FcfsServer {
     private final double minDelay;
     private final Distribution service;
     private final int bufferPages;         // 0: no dirty-page buffer
-    private final Distribution dirtyPage;
+    private final FlushDuration flushDuration; // null: no dirty-page buffer
     private final SplittableRandom delayRandom;
     private final SplittableRandom serviceRandom;
-    private final SplittableRandom pageRandom;
     private final Recorder recorder;
 
     private double free;                   // instant the server can take the next request
@@ -28,17 +27,16 @@ final class FcfsServer {
             delay = dpb.networkDelay();
             service = dpb.processing();
             bufferPages = dpb.bufferPages();
-            dirtyPage = dpb.dirtyPage();
+            flushDuration = new FlushDuration(dpb.dirtyPage(), bufferPages, streams.pages());
         } else {
             delay = null;
             service = ((MM1Model) model).service();
             bufferPages = 0;
-            dirtyPage = null;
+            flushDuration = null;
         }
         minDelay = delay == null ? 0 : delay.lowerBound();
         delayRandom = streams.delay();
         serviceRandom = streams.service();
-        pageRandom = streams.pages();
         this.recorder = recorder;
     }
 
@@ -105,10 +103,7 @@ final class FcfsServer {
         recorder.answered(arrival, delay == null ? start : ready, departure);
         free = departure;
         if (bufferPages > 0 && ++pages == bufferPages) {
-            double end = departure;
-            for (int i = 0; i < pages; i++) {
-                end += dirtyPage.sample(pageRandom);
-            }
+            double end = departure + flushDuration.sample();
             recorder.flush(departure, end, pages);
             free = end;
             pages = 0;

@@ -1,7 +1,5 @@
 package io.queuelab.sim;
 
-import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 
 import java.io.IOException;
@@ -44,23 +42,11 @@ public sealed interface Workload permits Workload.Open, Workload.Trace, Workload
      */
     static Trace traceOf(Path runDir) throws IOException {
         RunDirectory run = RunDirectory.open(runDir);
-        long[] times = new long[1 << 16];
-        int n = 0;
-        try (RequestLogReader log = run.openLog()) {
-            while (log.next()) {
-                if (log.intended() == LogFormat.NONE) {
-                    continue;
-                }
-                if (n == times.length) {
-                    times = Arrays.copyOf(times, 2 * n);
-                }
-                times[n++] = log.intended();
-            }
-        }
-        if (n == 0) {
+        long[] times = LogSamples.intendedInstants(run.log());
+        if (times.length == 0) {
             throw new IOException("no arrivals in the request log of " + runDir);
         }
-        return new Trace(Arrays.copyOf(times, n));
+        return new Trace(times);
     }
 
     /** Exactly {@code jobs} requests circulate; each is reissued after a think time when answered. */
