@@ -11,6 +11,9 @@ import picocli.CommandLine.Command;
         description = "Open-loop load for database servers, checked against queueing models.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                CompareCommand.class,
+                FitCommand.class,
+                ReportCommand.class,
                 SimulateCommand.class,
         })
 public final class Main {

@@ -101,7 +101,7 @@ class CompareTest {
                 w.append(t, t, t, done, 0, 0, 0, LogFormat.OK, 0, 0);
             }
         }
-        List<LittlesLawCheck.Window> stalled = LittlesLawCheck.check(RunData.read(log));
+        List<LittlesLawCheck.Window> stalled = LittlesLawCheck.check(RunData.read(log), 10, 0.1, 50);
         assertTrue(stalled.get(4).flagged(), stalled.get(4).toString());
         assertFalse(stalled.get(1).flagged());
         assertFalse(stalled.get(8).flagged());

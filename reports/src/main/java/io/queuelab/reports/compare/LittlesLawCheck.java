@@ -62,7 +62,16 @@ public final class LittlesLawCheck {
         return windows;
     }
 
+    /**
+     * Windows of max(10 s, 100 mean response times), so that requests straddling a window's edges
+     * (at most a few response times' worth) move L and X R by about 1%, tolerance 10%.
+     */
     public static List<Window> check(RunData run) {
-        return check(run, 10, 0.1, 50);
+        return check(run, defaultWindowSeconds(run), 0.1, 50);
+    }
+
+    public static double defaultWindowSeconds(RunData run) {
+        double mean = run.meanResponseSeconds();
+        return Math.max(10, Double.isNaN(mean) ? 0 : Math.ceil(100 * mean));
     }
 }

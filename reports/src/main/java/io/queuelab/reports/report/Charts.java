@@ -21,6 +21,8 @@ import java.util.function.DoubleUnaryOperator;
 final class Charts {
     static final int WIDTH = 960;
     static final int HEIGHT = 420;
+    /** Points drawn per scatter: more only make the SVG heavy. */
+    static final int MAX_POINTS = 2500;
 
     private Charts() {
     }
@@ -36,25 +38,34 @@ final class Charts {
     /** Response time of each (thinned) request vs its completion instant, per-interval max, detected flushes. */
     static XYChart responseOverTime(RunData run, Flushes flushes) {
         XYChart chart = chart("Response time vs time: " + run.name(), "time (s)", "response time (s)");
-        double[] at = run.sample().atSeconds();
+        double[] at = everyKth(run.sample().atSeconds(), MAX_POINTS);
         if (at.length > 0) {
-            XYSeries points = chart.addSeries("requests (" + at.length + " of " + run.okCount() + ")", at, run.sample().responseSeconds());
+            double[] response = everyKth(run.sample().responseSeconds(), MAX_POINTS);
+            XYSeries points = chart.addSeries("requests (" + at.length + " of " + run.okCount() + ")", at, response);
             points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             points.setMarker(SeriesMarkers.CIRCLE);
             points.setMarkerColor(new Color(40, 90, 200, 90));
         }
         IntervalSeries s = run.series();
+        int group = Math.max(1, (s.length() + MAX_POINTS / 2 - 1) / (MAX_POINTS / 2)); // intervals per drawn point
         List<Double> x = new ArrayList<>(), y = new ArrayList<>();
-        for (int i = 0; i < s.length(); i++) {
-            if (s.completions(i) > 0) {
-                x.add(s.startSeconds(i) + s.intervalSeconds() / 2);
-                y.add(s.maxResponseSeconds(i));
+        for (int start = 0; start < s.length(); start += group) {
+            double max = 0;
+            long completions = 0;
+            for (int i = start; i < Math.min(s.length(), start + group); i++) {
+                max = Math.max(max, s.maxResponseSeconds(i));
+                completions += s.completions(i);
+            }
+            if (completions > 0) {
+                x.add(s.startSeconds(start) + group * s.intervalSeconds() / 2);
+                y.add(max);
             }
         }
         if (!x.isEmpty()) {
-            XYSeries max = chart.addSeries("max per " + trim(s.intervalSeconds()) + " s", x, y);
+            XYSeries max = chart.addSeries("max per " + trim(group * s.intervalSeconds()) + " s", x, y);
             max.setMarker(SeriesMarkers.NONE);
-            max.setLineColor(new Color(120, 120, 120));
+            max.setLineColor(new Color(90, 90, 90, 110));
+            max.setLineWidth(0.7f);
         }
         if (flushes != null && flushes.count() > 0) {
             double[] ends = new double[flushes.count()];
@@ -126,6 +137,18 @@ final class Charts {
             s.setMarker(SeriesMarkers.CIRCLE);
         }
         return chart;
+    }
+
+    private static double[] everyKth(double[] values, int max) {
+        int step = (values.length + max - 1) / max;
+        if (step <= 1) {
+            return values;
+        }
+        double[] out = new double[(values.length + step - 1) / step];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = values[i * step];
+        }
+        return out;
     }
 
     private static List<Double> thin(List<Double> values) {

@@ -51,6 +51,10 @@ public final class Report {
     /** Simulated replications (segments) per yardstick. */
     static final int YARDSTICK_REPLICATIONS = 20;
 
+    /** Open runs before closed ones, each by rate or N. */
+    private static final Comparator<RunData> BY_WORKLOAD = Comparator.comparing((RunData r) -> RunShape.of(r).closed())
+            .thenComparingDouble(r -> RunShape.of(r).level());
+
     private final Html body = new Html();
     private final List<String> chartIds = new ArrayList<>();
     private final Path pngDir;
@@ -82,7 +86,8 @@ public final class Report {
         return chartIds;
     }
 
-    private String build(List<RunData> runs) throws IOException {
+    private String build(List<RunData> unordered) throws IOException {
+        List<RunData> runs = unordered.stream().sorted(Comparator.comparing(RunData::simulated).thenComparing(BY_WORKLOAD)).toList();
         List<RunData> measured = runs.stream().filter(r -> !r.simulated()).toList();
         List<RunData> simulated = runs.stream().filter(RunData::simulated).toList();
         runsSection(runs, measured, simulated);
@@ -163,7 +168,7 @@ public final class Report {
     }
 
     private void littleSection(List<RunData> runs) {
-        body.heading("Little's law per 10 s window");
+        body.heading("Little's law per window");
         List<List<String>> rows = new ArrayList<>();
         for (RunData r : runs) {
             List<LittlesLawCheck.Window> windows = LittlesLawCheck.check(r);
@@ -171,9 +176,10 @@ public final class Report {
             String worst = flagged.stream().sorted(Comparator.comparingDouble(LittlesLawCheck.Window::relativeDifference).reversed())
                     .limit(5).map(w -> Html.number(w.startSeconds()) + " s (L " + Html.number(w.meanInFlight()) + " vs XR "
                             + Html.number(w.littleProduct()) + ")").reduce((a, b) -> a + "; " + b).orElse("");
-            rows.add(List.of(r.name(), Integer.toString(windows.size()), Integer.toString(flagged.size()), worst));
+            rows.add(List.of(r.name(), Html.number(LittlesLawCheck.defaultWindowSeconds(r)), Integer.toString(windows.size()),
+                    Integer.toString(flagged.size()), worst));
         }
-        body.table(List.of("run", "windows", "inconsistent (>10%)", "worst windows"), rows);
+        body.table(List.of("run", "window (s)", "windows", "inconsistent (>10%)", "worst windows"), rows);
         body.paragraph("L is the time-average number of successful requests in the system, X the completions per second and R their"
                 + " mean response time; a window is flagged when they differ by more than 10% (with at least 50 completions).");
     }
@@ -248,8 +254,7 @@ public final class Report {
 
     private void timeSection(List<RunData> runs, Optional<DpbFit> dpb) throws IOException {
         body.heading("Response time vs time");
-        List<RunData> ordered = new ArrayList<>(runs.stream().filter(r -> !r.simulated()).toList());
-        ordered.addAll(runs.stream().filter(RunData::simulated).toList());
+        List<RunData> ordered = runs;
         for (RunData r : ordered.subList(0, Math.min(MAX_TIME_CHARTS, ordered.size()))) {
             Flushes flushes = null;
             String how;
@@ -356,7 +361,7 @@ public final class Report {
                 + "body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}"
                 + "table{border-collapse:collapse;margin:0.5em 0 1em 0;font-size:0.85em}"
                 + "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
-                + "td:first-child{text-align:left}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+                + "td:first-child,td:last-child{text-align:left}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
                 + "figcaption{font-size:0.9em;color:#444}\n</style>\n</head>\n<body>\n<h1>queuelab report</h1>\n"
                 + "<p>Generated " + Instant.now() + " by queuelab reports.</p>\n"
                 + body + "</body>\n</html>\n";

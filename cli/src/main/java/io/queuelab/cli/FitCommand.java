@@ -1,0 +1,91 @@
+package io.queuelab.cli;
+
+import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.Runs;
+import io.queuelab.reports.fit.DpbFit;
+import io.queuelab.reports.fit.Fits;
+import io.queuelab.reports.fit.LoadDependentFit;
+import io.queuelab.reports.fit.Mm1Fits;
+import io.queuelab.reports.fit.Mm1Point;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code queuelab fit}: fits queueing models to runs (run directories, sweep directories, CSV
+ * request logs): {@code fit mm1} (seed 001) and {@code fit dpb} (seed 004).
+ */
+@Command(name = "fit", mixinStandardHelpOptions = true,
+        description = "Fit a queueing model to runs (run or sweep directories, or CSV request logs; see docs/csv-logs.md).",
+        subcommands = {FitCommand.Mm1.class, FitCommand.Dpb.class})
+public final class FitCommand implements Callable<Integer> {
+
+    @Override
+    public Integer call() {
+        throw new IllegalArgumentException("name a model: queuelab fit mm1 ... or queuelab fit dpb ...");
+    }
+
+    @Command(name = "mm1", mixinStandardHelpOptions = true,
+            description = {"Modified M/M/1, E[R] = x/(1 - lambda x) + l, from open runs at several rates:",
+                    "the paper's method (R0 from the lowest rate, mu = 1/(R0 - l), l by least squares) and the joint",
+                    "Levenberg-Marquardt fit of x and l weighted by 1/R^2; with --load-dependent also p of x_n = x (1+p)^(n-1)."})
+    static final class Mm1 implements Callable<Integer> {
+        @Parameters(arity = "1..*", paramLabel = "RUN", description = "Open runs, sweep directories or CSV logs.")
+        List<Path> runs;
+
+        @Option(names = "--load-dependent", description = "Also fit the load-dependent model (3 or more rates).")
+        boolean loadDependent;
+
+        @Option(names = "--latency", description = "Hold l at this value (s) in the load-dependent fit.")
+        Double latency;
+
+        @Option(names = "--capacity", defaultValue = "" + LoadDependentFit.DEFAULT_CAPACITY,
+                description = "Capacity K of the load-dependent model (default ${DEFAULT-VALUE}).")
+        int capacity;
+
+        @Override
+        public Integer call() throws IOException {
+            if (capacity < 1) {
+                throw new IllegalArgumentException("--capacity must be at least 1, got " + capacity);
+            }
+            if (latency != null && !loadDependent) {
+                throw new IllegalArgumentException("--latency applies to --load-dependent only");
+            }
+            List<Mm1Point> points = Fits.mm1Points(Runs.read(Runs.expand(runs)));
+            System.out.print(Mm1Fits.paper(points).toTable());
+            System.out.println();
+            System.out.print(Mm1Fits.joint(points).toTable());
+            if (loadDependent) {
+                System.out.println();
+                System.out.print((latency == null ? LoadDependentFit.fit(points, capacity)
+                        : LoadDependentFit.fitWithLatency(points, capacity, latency)).toTable());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "dpb", mixinStandardHelpOptions = true,
+            description = {"The dirty-page-buffer model of seed 004 the paper's way (section 4.2), printed as its Table 1."})
+    static final class Dpb implements Callable<Integer> {
+        @Option(names = "--open", required = true, description = "An open run at a high arrival rate (flush period, P).")
+        Path open;
+
+        @Option(names = "--closed", required = true, description = "A closed run with many concurrent requests (pauses, P).")
+        Path closed;
+
+        @Option(names = "--single", required = true, description = "A closed run with one request at a time (E[T_nd]).")
+        Path single;
+
+        @Override
+        public Integer call() throws IOException {
+            DpbFit fit = DpbFit.fit(RunData.read(open), RunData.read(closed), RunData.read(single));
+            System.out.print(fit.toTable());
+            return 0;
+        }
+    }
+}
