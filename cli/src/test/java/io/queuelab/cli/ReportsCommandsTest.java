@@ -1,0 +1,120 @@
+package io.queuelab.cli;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code queuelab fit}, {@code compare} and {@code report} end to end on runs written by {@code queuelab simulate}. */
+class ReportsCommandsTest {
+    @TempDir
+    Path tmp;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream savedOut;
+    private PrintStream savedErr;
+
+    @BeforeEach
+    void capture() {
+        savedOut = System.out;
+        savedErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(savedOut);
+        System.setErr(savedErr);
+    }
+
+    private int run(String... args) {
+        out.reset();
+        err.reset();
+        return Main.run(args);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path simulate(String name, String... workload) {
+        Path dir = tmp.resolve(name);
+        String[] args = {"simulate", "--model", "mm1", "--service", "exp:0.01", "--replications", "1", "--seed", name.length() + "",
+                "--out", dir.toString()};
+        String[] all = new String[args.length + workload.length];
+        System.arraycopy(args, 0, all, 0, args.length);
+        System.arraycopy(workload, 0, all, args.length, workload.length);
+        assertEquals(0, run(all), stderr());
+        return dir;
+    }
+
+    @Test
+    void fitMm1OnASimulatedSweepPrintsBothFitsNearTheTruth() {
+        Path sweep = tmp.resolve("sweep");
+        for (String rate : new String[] {"2", "30", "50", "70"}) {
+            simulate("sweep/rate-" + rate, "--lambda", rate, "--customers", "300000");
+        }
+        assertEquals(0, run("fit", "mm1", sweep.toString()), stderr());
+        String o = stdout();
+        assertTrue(o.contains("paper") && o.contains("joint"), o);
+        Matcher mu = Pattern.compile("mu\\s+([0-9.]+)").matcher(o);
+        int found = 0;
+        while (mu.find()) {
+            assertEquals(100, Double.parseDouble(mu.group(1)), 5, o);
+            found++;
+        }
+        assertEquals(2, found, o);
+    }
+
+    @Test
+    void compareAndReportOnSimulatedRuns() throws Exception {
+        Path measured = simulate("measured", "--lambda", "60", "--customers", "20000");
+        Path simulated = simulate("simulated-long", "--lambda", "60", "--customers", "400000");
+        assertEquals(0, run("compare", measured.toString(), simulated.toString()), stderr());
+        String o = stdout();
+        for (String metric : new String[] {"p50", "p90", "p95", "p99", "p99.9", "KS D", "Wasserstein-1", "Little's law"}) {
+            assertTrue(o.contains(metric), metric + " missing:\n" + o);
+        }
+        assertTrue(o.contains("within simulation noise"), o);
+
+        Path html = tmp.resolve("report.html");
+        assertEquals(0, run("report", measured.toString(), simulated.toString(), "--out", html.toString()), stderr());
+        assertEquals(html.toString(), stdout().trim());
+        assertTrue(Files.readString(html).contains("<svg"));
+    }
+
+    @Test
+    void badInputIsOneLineAndExitCode2() {
+        Path missing = tmp.resolve("missing");
+        assertEquals(2, run("fit", "mm1", missing.toString()));
+        assertTrue(stderr().startsWith("queuelab: ") && stderr().trim().lines().count() == 1, stderr());
+        Path one = simulate("one", "--lambda", "10", "--customers", "1000");
+        assertEquals(2, run("fit", "mm1", one.toString()));
+        assertTrue(stderr().contains("2 or more arrival rates"), stderr());
+        assertEquals(2, run("compare", one.toString(), one.toString()));
+        assertTrue(stderr().contains("simulate longer"), stderr());
+        assertEquals(2, run("report", one.toString(), "--out", tmp.resolve("r.txt").toString()));
+        assertTrue(stderr().contains(".html"), stderr());
+        assertFalse(Files.exists(tmp.resolve("r.txt")));
+        assertEquals(2, run("fit", "dpb", "--open", one.toString(), "--closed", one.toString(), "--single", one.toString()));
+        assertTrue(stderr().startsWith("queuelab: "), stderr());
+    }
+}
