@@ -18,7 +18,8 @@ import java.util.concurrent.Callable;
 /**
  * {@code queuelab compare MEASURED SIMULATED}: quantiles side by side, KS D and Wasserstein-1,
  * each judged against the yardstick (pairs of disjoint segments of the simulated run with the
- * measured sample size), and Little's law per window of the measured run.
+ * measured sample size, by model-sim from the simulated run's manifest, or disjoint segments of the
+ * simulated run when the model cannot be rebuilt), and Little's law per window of the measured run.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compare a measured run with a simulated one: p50..p99.9, KS D, Wasserstein-1, each 'within simulation",
@@ -33,6 +34,10 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--replications", defaultValue = "20",
             description = "Simulated samples of the measured size for the yardstick (default ${DEFAULT-VALUE}; pairs are compared).")
     int replications;
+
+    @Option(names = "--seed", defaultValue = "1000003",
+            description = "Seed of the yardstick's replications (default ${DEFAULT-VALUE}).")
+    long seed;
 
     @Option(names = "--window", description = "Little's-law window, seconds (default: max(10, 100 mean response times)).")
     Double window;
@@ -54,7 +59,8 @@ public final class CompareCommand implements Callable<Integer> {
         if (m.okCount() == 0 || s.okCount() == 0) {
             throw new IllegalArgumentException("no successful requests in " + (m.okCount() == 0 ? measured : simulated));
         }
-        List<Histogram> segments = Replications.segments(simulated, m.okCount(), replications);
+        Replications.Yardstick yardstick = Replications.forSimulatedRun(s, m.okCount(), replications, seed);
+        List<Histogram> segments = yardstick.replications();
         if (segments.size() < 2) {
             throw new IllegalArgumentException("the simulated run holds " + s.okCount() + " requests: the yardstick needs at least "
                     + 2 * m.okCount() + " (2 x the measured " + m.okCount() + "), better " + (long) replications * m.okCount()
@@ -62,6 +68,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
         Comparison c = Comparison.of(m.name(), m.responseNanos(), s.name(), s.responseNanos(), segments);
         System.out.print(c.toTable());
+        System.out.println("yardstick: " + yardstick.description());
         double seconds = window != null ? window : LittlesLawCheck.defaultWindowSeconds(m);
         List<LittlesLawCheck.Window> windows = LittlesLawCheck.check(m, seconds, tolerance, 50);
         List<LittlesLawCheck.Window> flagged = windows.stream().filter(LittlesLawCheck.Window::flagged).toList();

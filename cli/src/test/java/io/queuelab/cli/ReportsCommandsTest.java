@@ -94,6 +94,7 @@ class ReportsCommandsTest {
             assertTrue(o.contains(metric), metric + " missing:\n" + o);
         }
         assertTrue(o.contains("within simulation noise"), o);
+        assertTrue(o.contains("replications of 20000 requests by model-sim"), o);
 
         Path html = tmp.resolve("report.html");
         assertEquals(0, run("report", measured.toString(), simulated.toString(), "--out", html.toString()), stderr());
@@ -109,8 +110,12 @@ class ReportsCommandsTest {
         Path one = simulate("one", "--lambda", "10", "--customers", "1000");
         assertEquals(2, run("fit", "mm1", one.toString()));
         assertTrue(stderr().contains("2 or more arrival rates"), stderr());
-        assertEquals(2, run("compare", one.toString(), one.toString()));
+        Path shortCsv = tmp.resolve("short.csv");
+        Files.writeString(shortCsv, "start,end\n0,0.01\n1,1.02\n");
+        assertEquals(2, run("compare", one.toString(), shortCsv.toString()));
         assertTrue(stderr().contains("simulate longer"), stderr());
+        assertEquals(2, run("compare", one.toString(), one.toString(), "--replications", "1"));
+        assertTrue(stderr().contains("--replications"), stderr());
         assertEquals(2, run("report", one.toString(), "--out", tmp.resolve("r.txt").toString()));
         assertTrue(stderr().contains(".html"), stderr());
         assertFalse(Files.exists(tmp.resolve("r.txt")));

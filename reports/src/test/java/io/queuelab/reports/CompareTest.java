@@ -6,6 +6,7 @@ import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.Distances;
 import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.compare.Replications;
+import io.queuelab.reports.compare.SimulatedRunModel;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.MM1Model;
@@ -78,6 +79,12 @@ class CompareTest {
         assertFalse(wrong.row("KS D").withinNoise(), wrong.toTable());
         assertFalse(wrong.row("Wasserstein-1").withinNoise(), wrong.toTable());
         assertEquals("beyond it", wrong.row("Wasserstein-1").verdict());
+
+        assertEquals(new SimulatedRunModel(table1, poisson28), SimulatedRunModel.of(simulated.manifest()).orElseThrow());
+        assertTrue(SimulatedRunModel.of(RunData.read(tmp.resolve("measured")).manifest()).isPresent());
+        Replications.Yardstick yardstick = Replications.forSimulatedRun(simulated, 5000, 4, 9);
+        assertEquals(4, yardstick.replications().size());
+        assertTrue(yardstick.description().contains("model-sim"), yardstick.description());
 
         List<Histogram> segments = Replications.segments(tmp.resolve("simulated"), measured.okCount(), 6);
         assertEquals(6, segments.size());

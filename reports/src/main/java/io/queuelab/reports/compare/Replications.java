@@ -18,6 +18,27 @@ public final class Replications {
     private Replications() {
     }
 
+    /** Replications for a yardstick, and how they were obtained (for the report). */
+    public record Yardstick(List<Histogram> replications, String description) {
+    }
+
+    /**
+     * The yardstick of a simulated run: independent replications by model-sim of the model and
+     * workload its manifest names, each of {@code sampleSize} customers; when the manifest does
+     * not allow that (a trace-driven run, empirical distributions), disjoint segments of the run.
+     */
+    public static Yardstick forSimulatedRun(io.queuelab.reports.data.RunData simulated, long sampleSize, int count, long seed)
+            throws IOException {
+        var model = SimulatedRunModel.of(simulated.manifest());
+        if (model.isPresent()) {
+            return new Yardstick(simulate(model.get().model(), model.get().workload(), sampleSize, count, seed),
+                    count + " independent replications of " + sampleSize + " requests by model-sim of the simulated run's model ("
+                            + model.get().model().name() + ", " + model.get().workload().mode() + ")");
+        }
+        List<Histogram> segments = segments(simulated.source(), sampleSize, count);
+        return new Yardstick(segments, segments.size() + " disjoint segments of " + sampleSize + " requests of the simulated run");
+    }
+
     /**
      * Independent replications by model-sim (separate random streams, MSER-5 warm-up removed),
      * each of {@code sampleSize} customers after warm-up at most.

@@ -50,6 +50,8 @@ public final class Report {
     static final int MAX_TIME_CHARTS = 12;
     /** Simulated replications (segments) per yardstick. */
     static final int YARDSTICK_REPLICATIONS = 20;
+    /** Seed of the yardstick's replications: fixed, so a report is reproducible. */
+    static final long YARDSTICK_SEED = 1_000_003;
 
     /** Open runs before closed ones, each by rate or N. */
     private static final Comparator<RunData> BY_WORKLOAD = Comparator.comparing((RunData r) -> RunShape.of(r).closed())
@@ -290,7 +292,8 @@ public final class Report {
             cdfs.put("simulated " + s.name(), s.responseNanos());
             chart("cdf-" + slug(m.name()), Charts.cdf("CDF of response times: " + m.name() + " vs " + s.name(), cdfs),
                     "Response-time CDF, measured vs simulated (" + shape + "; seed 004, figure 5).");
-            List<Histogram> replications = Replications.segments(s.source(), m.okCount(), YARDSTICK_REPLICATIONS);
+            Replications.Yardstick yardstick = Replications.forSimulatedRun(s, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED);
+            List<Histogram> replications = yardstick.replications();
             Comparison c = Comparison.of(m.name(), m.responseNanos(), s.name(), s.responseNanos(),
                     replications.size() >= 2 ? replications : List.of());
             List<List<String>> rows = new ArrayList<>();
@@ -299,9 +302,9 @@ public final class Report {
                         Html.number(v.yardstick()), v.verdict()));
             }
             body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "verdict"), rows);
-            body.paragraph("Yardstick: " + c.yardstickPairs() + " pairs of disjoint segments of " + m.okCount()
-                    + " requests of the simulated run" + (c.yardstickPairs() == 0 ? " (the simulated run is too short: simulate at least "
-                    + 4 * m.okCount() + " requests)" : "") + ".");
+            body.paragraph("Yardstick: " + yardstick.description() + ", compared in " + c.yardstickPairs() + " pairs"
+                    + (c.yardstickPairs() == 0 ? " (the simulated run is too short: simulate at least " + 4 * m.okCount() + " requests)" : "")
+                    + "; a distance at or below the pairs' 95th percentile is within simulation noise.");
         }
         if (!any) {
             body.paragraph("No measured run has a simulated run with the same workload (same mode, rate or N within 5%) among the inputs.");
