@@ -103,7 +103,7 @@ class ReportsCommandsTest {
     }
 
     @Test
-    void badInputIsOneLineAndExitCode2() {
+    void badInputIsOneLineAndExitCode2() throws java.io.IOException {
         Path missing = tmp.resolve("missing");
         assertEquals(2, run("fit", "mm1", missing.toString()));
         assertTrue(stderr().startsWith("queuelab: ") && stderr().trim().lines().count() == 1, stderr());

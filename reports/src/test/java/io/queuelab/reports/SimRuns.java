@@ -1,7 +1,5 @@
 package io.queuelab.reports;
 
-import io.queuelab.sim.DirtyPageBufferModel;
-import io.queuelab.sim.Distribution;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
@@ -15,13 +13,9 @@ public final class SimRuns {
     private SimRuns() {
     }
 
-    /**
-     * The modified M/M/1 model of seed 001 (a constant latency l outside an M/M/1 queue), as a
-     * DPB model whose buffer never fills.
-     */
+    /** The modified M/M/1 model of seed 001 (a constant latency l outside an M/M/1 queue). */
     public static Model modifiedMm1(double x, double l) {
-        return new DirtyPageBufferModel(Distribution.deterministic(l), Distribution.exponential(x),
-                Integer.MAX_VALUE, Distribution.exponential(1e-9));
+        return io.queuelab.reports.fit.Mm1Fits.simulationModel(x, l);
     }
 
     public static SimulationResult write(Path dir, Model model, Workload workload, long customers, long seed) throws IOException {

@@ -32,6 +32,16 @@ public final class Mm1Fits {
     private Mm1Fits() {
     }
 
+    /**
+     * The modified M/M/1 model for model-sim: a constant latency l, then an M/M/1 queue with mean
+     * service x. model-sim has no latency stage of its own, so this is its DPB model with
+     * T_nd = l and a buffer that never fills (no flush ever happens).
+     */
+    public static io.queuelab.sim.Model simulationModel(double x, double l) {
+        return new io.queuelab.sim.DirtyPageBufferModel(io.queuelab.sim.Distribution.deterministic(l),
+                io.queuelab.sim.Distribution.exponential(x), Integer.MAX_VALUE, io.queuelab.sim.Distribution.exponential(1e-9));
+    }
+
     /** E[R](lambda) of the modified M/M/1 model; NaN beyond saturation. */
     public static double meanResponse(double lambda, double x, double l) {
         double rho = lambda * x;

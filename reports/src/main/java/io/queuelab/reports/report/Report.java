@@ -18,6 +18,10 @@ import io.queuelab.reports.fit.ModelFit;
 import io.queuelab.reports.fit.Parameter;
 import io.queuelab.reports.fit.Residual;
 import io.queuelab.reports.fit.Fits;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.Simulation;
+import io.queuelab.sim.SimulationResult;
+import io.queuelab.sim.Workload;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
@@ -52,6 +56,8 @@ public final class Report {
     static final int YARDSTICK_REPLICATIONS = 20;
     /** Seed of the yardstick's replications: fixed, so a report is reproducible. */
     static final long YARDSTICK_SEED = 1_000_003;
+    /** Measured runs compared with a simulation of the fitted model at most. */
+    static final int MAX_MODEL_COMPARISONS = 6;
 
     /** Open runs before closed ones, each by rate or N. */
     private static final Comparator<RunData> BY_WORKLOAD = Comparator.comparing((RunData r) -> RunShape.of(r).closed())
@@ -95,10 +101,10 @@ public final class Report {
         runsSection(runs, measured, simulated);
         selfCheckSection(measured);
         littleSection(runs);
-        mm1Section(measured);
+        Optional<ModelFit> mm1 = mm1Section(measured);
         Optional<DpbFit> dpb = dpbSection(measured);
         timeSection(runs, dpb);
-        comparisonSection(measured, simulated);
+        comparisonSection(measured, simulated, mm1, dpb);
         closedSection(measured, simulated);
         return page();
     }
@@ -186,12 +192,13 @@ public final class Report {
                 + " mean response time; a window is flagged when they differ by more than 10% (with at least 50 completions).");
     }
 
-    private void mm1Section(List<RunData> measured) throws IOException {
+    /** Returns the joint fit (for simulating the model), when there is one. */
+    private Optional<ModelFit> mm1Section(List<RunData> measured) throws IOException {
         body.heading("Mean response time vs arrival rate: M/M/1");
         List<Mm1Point> points = Fits.mm1Points(measured);
         if (points.stream().map(Mm1Point::lambda).distinct().count() < 2) {
             body.paragraph("Needs measured open runs at two or more arrival rates (a rate sweep); found " + points.size() + ".");
-            return;
+            return Optional.empty();
         }
         List<ModelFit> fits = new ArrayList<>();
         for (var fit : List.<java.util.concurrent.Callable<ModelFit>>of(() -> Mm1Fits.paper(points), () -> Mm1Fits.joint(points))) {
@@ -214,6 +221,7 @@ public final class Report {
                 body.paragraph("Load-dependent fit failed: " + e.getMessage());
             }
         }
+        return fits.stream().filter(f -> f.method().startsWith("joint")).findFirst();
     }
 
     private void fitTables(ModelFit fit) {
@@ -276,39 +284,67 @@ public final class Report {
         }
     }
 
-    private void comparisonSection(List<RunData> measured, List<RunData> simulated) throws IOException {
+    private void comparisonSection(List<RunData> measured, List<RunData> simulated, Optional<ModelFit> mm1,
+                                   Optional<DpbFit> dpb) throws IOException {
         body.heading("Measured vs simulated response times");
-        boolean any = false;
+        int modelComparisons = 0;
         for (RunData m : measured) {
             RunShape shape = RunShape.of(m);
             Optional<RunData> twin = simulated.stream().filter(s -> sameShape(shape, RunShape.of(s))).findFirst();
-            if (twin.isEmpty()) {
-                continue;
+            if (twin.isPresent()) {
+                RunData s = twin.get();
+                comparison(m, "simulated " + s.name(), s.responseNanos(), "cdf-" + slug(m.name()),
+                        Replications.forSimulatedRun(s, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED));
+            } else if (modelComparisons < MAX_MODEL_COMPARISONS && m.okCount() > 0 && (dpb.isPresent() || (mm1.isPresent() && shape.open()))) {
+                modelComparisons++;
+                compareWithFittedModel(m, shape, mm1, dpb);
             }
-            any = true;
-            RunData s = twin.get();
-            Map<String, Histogram> cdfs = new LinkedHashMap<>();
-            cdfs.put("measured " + m.name(), m.responseNanos());
-            cdfs.put("simulated " + s.name(), s.responseNanos());
-            chart("cdf-" + slug(m.name()), Charts.cdf("CDF of response times: " + m.name() + " vs " + s.name(), cdfs),
-                    "Response-time CDF, measured vs simulated (" + shape + "; seed 004, figure 5).");
-            Replications.Yardstick yardstick = Replications.forSimulatedRun(s, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED);
-            List<Histogram> replications = yardstick.replications();
-            Comparison c = Comparison.of(m.name(), m.responseNanos(), s.name(), s.responseNanos(),
-                    replications.size() >= 2 ? replications : List.of());
-            List<List<String>> rows = new ArrayList<>();
-            for (Verdict v : c.rows()) {
-                rows.add(List.of(v.metric(), Html.number(v.measured()), Html.number(v.simulated()), Html.number(v.distance()),
-                        Html.number(v.yardstick()), v.verdict()));
-            }
-            body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "verdict"), rows);
-            body.paragraph("Yardstick: " + yardstick.description() + ", compared in " + c.yardstickPairs() + " pairs"
-                    + (c.yardstickPairs() == 0 ? " (the simulated run is too short: simulate at least " + 4 * m.okCount() + " requests)" : "")
-                    + "; a distance at or below the pairs' 95th percentile is within simulation noise.");
         }
-        if (!any) {
-            body.paragraph("No measured run has a simulated run with the same workload (same mode, rate or N within 5%) among the inputs.");
+        if (measured.isEmpty() || (simulated.isEmpty() && mm1.isEmpty() && dpb.isEmpty())) {
+            body.paragraph("Needs measured runs and either simulated runs with the same workload (same mode, rate or N within 5%)"
+                    + " or a fitted model to simulate.");
         }
+    }
+
+    /**
+     * Simulates the fitted model (DPB if fitted, else the modified M/M/1) under the measured run's
+     * own arrival instants (trace-driven) for an open run, or with its N for a closed run.
+     */
+    private void compareWithFittedModel(RunData m, RunShape shape, Optional<ModelFit> mm1, Optional<DpbFit> dpb) throws IOException {
+        Model model = dpb.isPresent() ? dpb.get().model() : Mm1Fits.simulationModel(mm1.get().value("x"), mm1.get().value("l"));
+        String modelName = dpb.isPresent() ? "fitted DPB model" : "fitted modified M/M/1";
+        boolean traceable = shape.open() && java.nio.file.Files.isDirectory(m.source());
+        Workload workload = shape.closed() ? Workload.closed(shape.jobs())
+                : traceable ? Workload.traceOf(m.source()) : Workload.open(shape.level());
+        Simulation simulation = Simulation.of(model, workload).seed(YARDSTICK_SEED - 1);
+        SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds())) : simulation).run();
+        Workload replicated = shape.closed() ? workload : Workload.open(shape.level());
+        Replications.Yardstick yardstick = new Replications.Yardstick(
+                Replications.simulate(model, replicated, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
+                YARDSTICK_REPLICATIONS + " independent replications of " + m.okCount() + " requests by model-sim of the " + modelName
+                        + " (" + replicated.mode() + ")");
+        comparison(m, modelName + (traceable ? " (trace-driven)" : ""), result.responseTimes(), "cdf-model-" + slug(m.name()), yardstick);
+    }
+
+    private void comparison(RunData m, String simulatedName, Histogram simulated, String chartId, Replications.Yardstick yardstick)
+            throws IOException {
+        Map<String, Histogram> cdfs = new LinkedHashMap<>();
+        cdfs.put("measured " + m.name(), m.responseNanos());
+        cdfs.put(simulatedName, simulated);
+        chart(chartId, Charts.cdf("CDF of response times: " + m.name() + " vs " + simulatedName, cdfs),
+                "Response-time CDF, measured vs " + simulatedName + " (" + RunShape.of(m) + "; seed 004, figure 5).");
+        List<Histogram> replications = yardstick.replications();
+        Comparison c = Comparison.of(m.name(), m.responseNanos(), simulatedName, simulated,
+                replications.size() >= 2 ? replications : List.of());
+        List<List<String>> rows = new ArrayList<>();
+        for (Verdict v : c.rows()) {
+            rows.add(List.of(v.metric(), Html.number(v.measured()), Html.number(v.simulated()), Html.number(v.distance()),
+                    Html.number(v.yardstick()), v.verdict()));
+        }
+        body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "verdict"), rows);
+        body.paragraph("Yardstick: " + yardstick.description() + ", compared in " + c.yardstickPairs() + " pairs"
+                + (c.yardstickPairs() == 0 ? " (the simulated run is too short: simulate at least " + 4 * m.okCount() + " requests)" : "")
+                + "; a distance at or below the pairs' 95th percentile is within simulation noise.");
     }
 
     private static boolean sameShape(RunShape a, RunShape b) {

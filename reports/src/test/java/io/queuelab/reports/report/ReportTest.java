@@ -78,12 +78,12 @@ class ReportTest {
             Path file = html.resolveSibling(png);
             assertTrue(Files.size(file) > 5_000, png);
         }
-        for (String expected : List.of("mean-response-vs-rate", "time-measured-open-25-0", "time-simulated-closed-50", "cdf-open-25-0", "cdf-closed-1", "n-t", "n-p")) {
+        for (String expected : List.of("mean-response-vs-rate", "time-measured-open-25-0", "time-simulated-closed-50", "cdf-open-25-0", "cdf-closed-1", "cdf-model-open-12-5", "n-t", "n-p")) {
             assertTrue(ids.contains(expected), expected + " missing from " + ids);
         }
-        // 7 measured + 4 simulated runs: 11 response-time charts, the rate chart, 4 CDFs (one per measured
-        // run with a simulated twin), N/T and N/P
-        assertEquals(11 + 1 + 4 + 2, ids.size(), ids.toString());
+        // 7 measured + 4 simulated runs: 11 response-time charts, the rate chart, 4 CDFs of measured runs
+        // with a simulated twin, 3 CDFs of measured runs against the fitted DPB model, N/T and N/P
+        assertEquals(11 + 1 + 4 + 3 + 2, ids.size(), ids.toString());
     }
 
     @Test
@@ -93,6 +93,7 @@ class ReportTest {
         assertTrue(text.contains("modified M/M/1"), "M/M/1 fit");
         assertTrue(text.contains("within simulation noise") || text.contains("beyond it"), "verdicts");
         assertTrue(text.contains("flushes detected"), "flush detection");
+        assertTrue(text.contains("fitted DPB model (trace-driven)"), "trace-driven simulation of the fitted model");
         assertTrue(text.contains("merged histograms"), "merged percentiles");
         String source = Files.readString(html);
         assertFalse(source.contains("http://") && source.replace("http://www.w3.org/", "").contains("http://"),
