@@ -11,6 +11,9 @@ import picocli.CommandLine.Command;
         description = "Open-loop load for database servers, checked against queueing models.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                ExportCommand.class,
+                RunCommand.class,
+                SummaryCommand.class,
         })
 public final class Main {
 
@@ -24,6 +27,6 @@ public final class Main {
 
     /** Runs the command line and returns the exit code (0 ok, 2 bad input or failure). */
     public static int run(String... args) {
-        return Cli.commandLine(new Main()).execute(args);
+        return Cli.commandLine(new Main(), java.util.Arrays.asList(args).contains("--verbose")).execute(args);
     }
 }

@@ -14,6 +14,7 @@ import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
@@ -103,16 +104,23 @@ public final class LoadRun {
             // every connection is set up before the first arrival
             SyncSession[] syncSessions = null;
             AsyncSession asyncSession = null;
-            if (backend instanceof SyncBackend sync) {
-                int n = plan.closedLoop() ? plan.maxConcurrency() : config.workers();
-                syncSessions = new SyncSession[n];
-                for (int w = 0; w < n; w++) {
-                    syncSessions[w] = sync.openSession(w, root.nextLong());
-                    sessions.add(syncSessions[w]);
+            try {
+                if (backend instanceof SyncBackend sync) {
+                    int n = plan.closedLoop() ? plan.maxConcurrency() : config.workers();
+                    syncSessions = new SyncSession[n];
+                    for (int w = 0; w < n; w++) {
+                        syncSessions[w] = sync.openSession(w, root.nextLong());
+                        sessions.add(syncSessions[w]);
+                    }
+                } else {
+                    asyncSession = ((AsyncBackend) backend).openSession(root.nextLong());
+                    sessions.add(asyncSession);
                 }
-            } else {
-                asyncSession = ((AsyncBackend) backend).openSession(root.nextLong());
-                sessions.add(asyncSession);
+            } catch (Exception e) {
+                // nothing was sent: leave no run directory behind that could be mistaken for a run
+                Files.deleteIfExists(dir.manifestFile());
+                Files.deleteIfExists(dir.path());
+                throw e;
             }
             manifest.section("backend").set("server", manifestValue(backend.describe()));
 
