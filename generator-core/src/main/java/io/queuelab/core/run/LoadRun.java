@@ -49,6 +49,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class LoadRun {
     private static final long SPIN_NANOS = 200_000;
     private static final long POLL_NANOS = 20_000_000;
+    private static final int SPIN_POLLS = 64;
 
     private final RunConfig config;
     private final Backend backend;
@@ -263,7 +264,7 @@ public final class LoadRun {
                             AtomicReferenceArray<Request> slots, AtomicInteger busy) {
         try {
             while (!hardStop) {
-                Request r = queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
+                Request r = take(queue);
                 if (r == null) {
                     if (generationDone && queue.isEmpty()) {
                         return;
@@ -278,6 +279,22 @@ public final class LoadRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The next request, or null after a poll interval without one. Spins briefly before blocking:
+     * at high rates the next request is microseconds away, and a park/unpark pair per request
+     * would cost more than the request itself.
+     */
+    private static Request take(ArrayBlockingQueue<Request> queue) throws InterruptedException {
+        for (int i = 0; i < SPIN_POLLS; i++) {
+            Request r = queue.poll();
+            if (r != null) {
+                return r;
+            }
+            Thread.onSpinWait();
+        }
+        return queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
     }
 
     private void closedWorker(int worker, SyncSession session, AtomicReferenceArray<Request> slots, AtomicInteger busy,
@@ -334,7 +351,7 @@ public final class LoadRun {
     private void openDispatcher(AsyncSession session, ArrayBlockingQueue<Request> queue, InFlightLimit limit) {
         try {
             while (!hardStop) {
-                Request r = queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
+                Request r = take(queue);
                 if (r == null) {
                     if (generationDone && queue.isEmpty()) {
                         return;

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The only writer of a run's request log. Workers and callbacks hand finished requests to
@@ -30,6 +30,7 @@ final class RequestLogger implements AutoCloseable {
     static final long FLUSH_MILLIS = 200;
     static final int MAX_MESSAGES = 1000;
     private static final int BATCH = 4096;
+    private static final long NAP_NANOS = 500_000;
 
     private final RequestLogWriter writer;
     private final BufferedWriter errors;
@@ -85,16 +86,19 @@ final class RequestLogger implements AutoCloseable {
         long lastFlush = System.nanoTime();
         try {
             while (true) {
-                Request first = queue.poll(50, TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    write(first);
-                    queue.drainTo(batch, BATCH);
+                // drain and nap rather than block per request: a submit then never has to wake
+                // this thread, which would cost a system call per request
+                if (queue.drainTo(batch, BATCH) > 0) {
                     for (Request r : batch) {
                         write(r);
                     }
                     batch.clear();
-                } else if (closing && queue.isEmpty()) {
-                    break;
+                } else if (closing) {
+                    if (queue.isEmpty()) {
+                        break;
+                    }
+                } else {
+                    LockSupport.parkNanos(NAP_NANOS);
                 }
                 long now = System.nanoTime();
                 if (now - lastFlush >= FLUSH_MILLIS * 1_000_000L) {
