@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         description = "Open-loop load for database servers, checked against queueing models.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                LoadCommand.class,
         })
 public final class Main {
 

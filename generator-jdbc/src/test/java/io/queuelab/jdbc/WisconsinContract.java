@@ -1,5 +1,6 @@
 package io.queuelab.jdbc;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -43,6 +44,13 @@ abstract class WisconsinContract {
         WisconsinLoader.Result result = new WisconsinLoader(target()).load(
                 new WisconsinRelation(table(), TUPLES, SEED), WisconsinRelation.Engine.INNODB);
         assertEquals(TUPLES, result.relation().tuples());
+    }
+
+    @AfterAll
+    void dropRelation() throws SQLException {
+        try (Connection c = target().connect(0); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table());
+        }
     }
 
     @Test
