@@ -29,6 +29,8 @@ abstract class WisconsinContract {
     static final long SEED = 42;
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
+    private boolean loaded;
+
     abstract JdbcTarget target();
 
     /** A table name of this test class's own (tests against one server must not collide). */
@@ -44,10 +46,14 @@ abstract class WisconsinContract {
         WisconsinLoader.Result result = new WisconsinLoader(target()).load(
                 new WisconsinRelation(table(), TUPLES, SEED), WisconsinRelation.Engine.INNODB);
         assertEquals(TUPLES, result.relation().tuples());
+        loaded = true;
     }
 
     @AfterAll
     void dropRelation() throws SQLException {
+        if (!loaded) {
+            return;
+        }
         try (Connection c = target().connect(0); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + table());
         }
