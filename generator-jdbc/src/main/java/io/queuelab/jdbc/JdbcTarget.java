@@ -114,6 +114,9 @@ public final class JdbcTarget {
         if (e.getErrorCode() == 1045) {
             return where + " refused user '" + user + "': wrong user or password (" + firstLine(e.getMessage()) + ")";
         }
+        if (e.getErrorCode() == 1040) {
+            return where + ": too many connections (raise max_connections, e.g. --server-arg=--max-connections=500 for the embedded server)";
+        }
         if (e.getErrorCode() == 1049) {
             return where + ": " + firstLine(e.getMessage());
         }
