@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 ExportCommand.class,
+                LoadCommand.class,
                 ReadSpeedCommand.class,
                 RunCommand.class,
                 SummaryCommand.class,
