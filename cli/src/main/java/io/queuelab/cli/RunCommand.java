@@ -3,6 +3,7 @@ package io.queuelab.cli;
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.core.summary.RunSummary;
@@ -51,19 +52,19 @@ public final class RunCommand implements Callable<Integer> {
         settings.putAll(generator.settings());
         settings.putAll(backend.settings());
         RunResult result;
-        try (Backend b = backend.open(config.seed())) {
-            result = execute(config, b, settings, spec.commandLine().getOut());
+        try (BackendOptions server = backend; Backend b = server.open(config.seed())) {
+            result = execute(config, b, settings, spec.commandLine().getOut(), server.companion());
         }
         return strict && !result.selfCheck().keptUp() ? 1 : 0;
     }
 
     /** Runs and prints the run's summary; shared by every command that runs a load. */
-    static RunResult execute(RunConfig config, Backend backend, Map<String, Object> settings, java.io.PrintWriter out)
-            throws Exception {
+    static RunResult execute(RunConfig config, Backend backend, Map<String, Object> settings, java.io.PrintWriter out,
+                             RunCompanion companion) throws Exception {
         out.println("run " + config.outputDir() + ": " + describe(config));
         out.flush();
         PrintStream progress = new PrintStream(new WriterOutputStream(out), true);
-        RunResult result = LoadRun.execute(config, backend, settings, progress);
+        RunResult result = LoadRun.execute(config, backend, settings, progress, companion);
         RunDirectory dir = result.directory();
         out.print(SummaryText.render(RunSummary.of(dir), dir.manifest()));
         out.flush();

@@ -84,14 +84,20 @@ public final class LoadRun {
      */
     public static RunResult execute(RunConfig config, Backend backend, Map<String, ?> settings, PrintStream progress)
             throws Exception {
-        return new LoadRun(config, backend).run(settings, progress);
+        return execute(config, backend, settings, progress, RunCompanion.NONE);
+    }
+
+    /** As {@link #execute(RunConfig, Backend, Map, PrintStream)}, with a companion running beside the load. */
+    public static RunResult execute(RunConfig config, Backend backend, Map<String, ?> settings, PrintStream progress,
+                                    RunCompanion companion) throws Exception {
+        return new LoadRun(config, backend).run(settings, progress, companion);
     }
 
     private long clock() {
         return System.nanoTime() - anchorNano;
     }
 
-    private RunResult run(Map<String, ?> settings, PrintStream progress) throws Exception {
+    private RunResult run(Map<String, ?> settings, PrintStream progress, RunCompanion companion) throws Exception {
         RunDirectory dir = RunDirectory.create(config.outputDir());
         Manifest manifest = Manifest.create("measured");
         RunManifest.describe(manifest, config, settings, backend);
@@ -140,6 +146,7 @@ public final class LoadRun {
                     .put("scheduleStart", Instant.ofEpochSecond(0, anchorEpoch + start).toString());
             manifest.write(dir.path());
 
+            sessions.add(companion.start(dir.path()));
             ArrivalRecorder arrivals = new ArrivalRecorder(plan.phases().size(), recorderSeed);
             ArrayBlockingQueue<Request> queue = new ArrayBlockingQueue<>(config.queueBound());
             InFlightLimit limit = new InFlightLimit(plan.closedLoop() ? plan.phases().get(0).concurrency() : config.inFlightBound());
