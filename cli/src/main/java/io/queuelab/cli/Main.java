@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
                 LoadCommand.class,
                 ReadSpeedCommand.class,
                 RunCommand.class,
+                SimulateCommand.class,
                 SummaryCommand.class,
         })
 public final class Main {
