@@ -11,12 +11,14 @@ import picocli.CommandLine.Command;
         description = "Open-loop load for database servers, checked against queueing models.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                DemoCommand.class,
                 ExportCommand.class,
                 LoadCommand.class,
                 ReadSpeedCommand.class,
                 RunCommand.class,
                 SimulateCommand.class,
                 SummaryCommand.class,
+                SweepCommand.class,
         })
 public final class Main {
 

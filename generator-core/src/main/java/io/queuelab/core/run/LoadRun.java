@@ -260,7 +260,7 @@ public final class LoadRun {
                     r.claim();
                     logger.submit(r);
                 }
-                arrivals.dispatched(p, intended, now);
+                arrivals.dispatched(p, phase.warmup(), intended, now);
                 next += schedule.nextGapNanos();
             }
             phaseStart = phaseEnd[p];
