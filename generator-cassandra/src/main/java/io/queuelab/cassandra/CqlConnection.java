@@ -27,6 +27,8 @@ import java.util.stream.Collectors;
  */
 final class CqlConnection implements AutoCloseable {
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(60);
+    /** Timeout of setup requests (prepare, metadata); the run's requests carry the configured timeout. */
+    private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(20);
     private static final String LOADED_TABLE = "queuelab_loaded";
 
     private final CqlSettings settings;
@@ -48,7 +50,8 @@ final class CqlConnection implements AutoCloseable {
         CqlSession session = connect(settings, true);
         try {
             boolean markLoads = ensureTables(session, settings, workload);
-            CqlContext context = new CqlContext(session, settings.writeConsistency(), settings.readConsistency());
+            CqlContext context = new CqlContext(session, settings.writeConsistency(), settings.readConsistency(),
+                    settings.requestTimeout());
             PreparedWorkload prepared;
             try {
                 prepared = workload.prepare(context);
@@ -66,10 +69,13 @@ final class CqlConnection implements AutoCloseable {
 
     private static CqlSession connect(CqlSettings settings, boolean withKeyspace) throws IOException {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, SETUP_TIMEOUT) // workload requests set their own
                 .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, settings.poolSize())
                 .withInt(DefaultDriverOption.CONNECTION_POOL_REMOTE_SIZE, settings.poolSize())
                 .withClass(DefaultDriverOption.RETRY_POLICY_CLASS, NoRetryPolicy.class)
+                // the driver checks request timeouts once per tick (default 100 ms): a timed-out
+                // request's failure instant is late by up to one tick
+                .withDuration(DefaultDriverOption.TIMER_TICK_DURATION, Duration.ofMillis(10))
                 // a restarted node is back in the pool within a second or two
                 .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
                 .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(2))

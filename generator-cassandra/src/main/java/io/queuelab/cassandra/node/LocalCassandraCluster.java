@@ -26,6 +26,7 @@ public final class LocalCassandraCluster implements AutoCloseable {
     private final Path directory;
     private final Settings settings;
     private final List<CassandraNode> nodes;
+    private boolean detached = true;
 
     /** How the cluster is laid out; see {@link #defaults(Path)}. */
     public record Settings(int nodes, String heap, int nativePort, int storagePort, int jmxPortBase,
@@ -77,6 +78,7 @@ public final class LocalCassandraCluster implements AutoCloseable {
     public static LocalCassandraCluster start(Path directory, Settings settings, boolean detached,
                                               Duration startTimeoutPerNode) throws IOException, InterruptedException {
         LocalCassandraCluster cluster = new LocalCassandraCluster(directory, settings);
+        cluster.detached = detached;
         Files.createDirectories(cluster.directory);
         for (CassandraNode node : cluster.nodes) {
             if (node.process().isPresent()) {
@@ -85,8 +87,7 @@ public final class LocalCassandraCluster implements AutoCloseable {
             }
         }
         cluster.writeState();
-        CassandraClasspath classpath = CassandraClasspath.resolve(cluster.directory.resolve("classpath"),
-                settings.version());
+        CassandraClasspath classpath = cluster.classpath();
         try {
             for (CassandraNode node : cluster.nodes) {
                 node.start(classpath, detached);
@@ -97,6 +98,20 @@ public final class LocalCassandraCluster implements AutoCloseable {
             throw e;
         }
         return cluster;
+    }
+
+    /**
+     * Starts node {@code index} again (after {@link CassandraNode#stop}) with its data, and waits until
+     * it answers CQL. It is detached or not as the cluster was started.
+     */
+    public void restart(int index, Duration timeout) throws IOException, InterruptedException {
+        CassandraNode node = node(index);
+        node.start(classpath(), detached);
+        node.awaitCql(timeout);
+    }
+
+    private CassandraClasspath classpath() throws IOException {
+        return CassandraClasspath.resolve(directory.resolve("classpath"), settings.version());
     }
 
     /** Reattaches to the cluster recorded in {@code directory} (it need not be running). */

@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,43 +17,45 @@ import java.util.concurrent.Semaphore;
 import java.util.function.LongFunction;
 
 /**
- * A connected session and the consistency levels of a run: writes at one level, reads at another,
- * loads at ALL. Workloads issue every statement through here, so the levels are applied in one place.
+ * A connected session and the per-request settings of a run: writes at one consistency level, reads
+ * at another, both with the run's request timeout; loads at ALL with a generous timeout. Workloads
+ * issue every statement through here, so these settings are applied in one place.
  */
 public final class CqlContext {
     private static final int LOAD_IN_FLIGHT = 64;
+    private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(30);
 
     private final CqlSession session;
     private final ConsistencyLevel writeConsistency;
     private final ConsistencyLevel readConsistency;
+    private final Duration requestTimeout;
 
-    public CqlContext(CqlSession session, ConsistencyLevel writeConsistency, ConsistencyLevel readConsistency) {
+    public CqlContext(CqlSession session, ConsistencyLevel writeConsistency, ConsistencyLevel readConsistency,
+                      Duration requestTimeout) {
         this.session = session;
         this.writeConsistency = writeConsistency;
         this.readConsistency = readConsistency;
+        this.requestTimeout = requestTimeout;
     }
 
     public PreparedStatement prepare(String cql) {
         return session.prepare(cql);
     }
 
-    public ConsistencyLevel writeConsistency() {
-        return writeConsistency;
+    /** A write of the run. */
+    public CompletionStage<AsyncResultSet> write(BoundStatement statement) {
+        return session.executeAsync(statement.setConsistencyLevel(writeConsistency).setTimeout(requestTimeout));
     }
 
-    /** The level data is loaded at before a run: every replica acknowledges. */
-    public ConsistencyLevel loadConsistency() {
-        return DefaultConsistencyLevel.ALL;
-    }
-
-    public CompletionStage<AsyncResultSet> write(BoundStatement statement, ConsistencyLevel level) {
-        return session.executeAsync(statement.setConsistencyLevel(level));
+    /** A write loading data before the run: every replica acknowledges it. */
+    public CompletionStage<AsyncResultSet> load(BoundStatement statement) {
+        return session.executeAsync(statement.setConsistencyLevel(DefaultConsistencyLevel.ALL).setTimeout(LOAD_TIMEOUT));
     }
 
     /** Executes a read and returns all its rows (following pages when there are more). */
     public CompletionStage<List<Row>> read(BoundStatement statement, int pageSize) {
         CompletableFuture<List<Row>> rows = new CompletableFuture<>();
-        session.executeAsync(statement.setConsistencyLevel(readConsistency).setPageSize(pageSize))
+        session.executeAsync(statement.setConsistencyLevel(readConsistency).setTimeout(requestTimeout).setPageSize(pageSize))
                 .whenComplete((page, failure) -> collect(page, failure, new ArrayList<>(), rows));
         return rows;
     }

@@ -1,6 +1,6 @@
 package io.queuelab.cassandra.workload;
 
-import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -17,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Seed 003's sensor time series (see {@link TimeSeriesSpec}). Every value is a pure function of
@@ -123,7 +124,7 @@ public final class TimeSeriesWorkload implements CqlWorkload {
         public void load() throws Exception {
             int sensors = spec.sensors();
             context.loadAll(sensors * preloadedCells,
-                    k -> writeCell((int) (k % sensors), k / sensors, context.loadConsistency()));
+                    k -> writeCell((int) (k % sensors), k / sensors, context::load));
         }
 
         @Override
@@ -139,21 +140,22 @@ public final class TimeSeriesWorkload implements CqlWorkload {
                 // appends after the preloaded values, round-robin over the sensors, never twice the same cell
                 long write = writesIssued.getAndIncrement();
                 return writeCell((int) (write % spec.sensors()), preloadedCells + write / spec.sensors(),
-                        context.writeConsistency());
+                        context::write);
             };
         }
 
         /** Writes cell {@code cell} of a sensor, plus the bucket's metadata when the cell opens a bucket. */
-        private CompletionStage<Void> writeCell(int sensor, long cell, ConsistencyLevel level) {
+        private CompletionStage<Void> writeCell(int sensor, long cell,
+                                                Function<BoundStatement, CompletionStage<AsyncResultSet>> execute) {
             long first = cell * valuesPerCell;
             long bucket = timestamp(first / spec.timewidth() * spec.timewidth());
             Object value = spec.layout() == Layout.TYPED ? (Object) value(sensor, first) : blob(sensor, first);
-            CompletionStage<Void> data = context.write(insert.bind(sensor, bucket, timestamp(first), value), level)
+            CompletionStage<Void> data = execute.apply(insert.bind(sensor, bucket, timestamp(first), value))
                     .thenApply(ignored -> null);
             if (insertMeta == null || first % spec.timewidth() != 0) {
                 return data;
             }
-            return data.thenCombine(context.write(insertMeta.bind(sensor, bucket), level), (a, b) -> null);
+            return data.thenCombine(execute.apply(insertMeta.bind(sensor, bucket)), (a, b) -> null);
         }
 
         private ByteBuffer blob(int sensor, long first) {

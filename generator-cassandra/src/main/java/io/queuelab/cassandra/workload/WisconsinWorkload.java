@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletionStage;
 
 /**
  * Key-value point operations on a Wisconsin-like relation of {@code rows} tuples (seed 001's E1/E2 on
@@ -103,10 +102,9 @@ public final class WisconsinWorkload implements CqlWorkload {
                 context.loadAll(rows, key -> {
                     int u1 = (int) unique1(key);
                     int onePercent = u1 % 100;
-                    return context.write(insert.bind((int) key, u1, u1 % 2, u1 % 4, u1 % 10, u1 % 20, onePercent,
+                    return context.load(insert.bind((int) key, u1, u1 % 2, u1 % 4, u1 % 10, u1 % 20, onePercent,
                             u1 % 10, u1 % 5, u1 % 2, u1, onePercent * 2, onePercent * 2 + 1,
-                            wisconsinString(u1), wisconsinString(key), padded(STRING4[(int) (key % 4)])),
-                            context.loadConsistency());
+                            wisconsinString(u1), wisconsinString(key), padded(STRING4[(int) (key % 4)])));
                 });
             }
 
@@ -119,8 +117,7 @@ public final class WisconsinWorkload implements CqlWorkload {
                     if (scenario.isRead(operation)) {
                         return context.read(select.bind(key), 2).thenAccept(result -> check(key, expected, result));
                     }
-                    CompletionStage<?> write = context.write(update.bind(expected, key), context.writeConsistency());
-                    return write.thenApply(ignored -> null);
+                    return context.write(update.bind(expected, key)).thenApply(ignored -> null);
                 };
             }
         };
