@@ -49,7 +49,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class LoadRun {
     private static final long SPIN_NANOS = 200_000;
     private static final long POLL_NANOS = 20_000_000;
-    private static final int SPIN_POLLS = 64;
+    private static final long SPIN_TAKE_NANOS = 20_000;
 
     private final RunConfig config;
     private final Backend backend;
@@ -294,13 +294,14 @@ public final class LoadRun {
      * would cost more than the request itself.
      */
     private static Request take(ArrayBlockingQueue<Request> queue) throws InterruptedException {
-        for (int i = 0; i < SPIN_POLLS; i++) {
+        long spinUntil = System.nanoTime() + SPIN_TAKE_NANOS;
+        do {
             Request r = queue.poll();
             if (r != null) {
                 return r;
             }
             Thread.onSpinWait();
-        }
+        } while (System.nanoTime() < spinUntil);
         return queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
     }
 
