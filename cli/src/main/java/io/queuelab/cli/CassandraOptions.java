@@ -52,9 +52,9 @@ public final class CassandraOptions {
     @Option(names = "--pool-size", defaultValue = "1", description = "Connections per node (default: ${DEFAULT-VALUE}).")
     int poolSize;
 
-    @Option(names = "--request-timeout", defaultValue = "2s", paramLabel = "N(ms|s)",
+    @Option(names = "--cql-request-timeout", defaultValue = "2s", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Driver request timeout; slower requests fail as driver_timeout (default: ${DEFAULT-VALUE}).")
-    String requestTimeout;
+    Duration requestTimeout;
 
     @Option(names = "--create-schema", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Create keyspace and tables when missing (default: on; --no-create-schema: they must exist).")
@@ -71,7 +71,7 @@ public final class CassandraOptions {
             description = "write, read (range reads; wisconsin: point selects) or mixed (default: ${DEFAULT-VALUE}).")
     String scenario;
 
-    @Option(names = "--read-ratio", defaultValue = "0.25",
+    @Option(names = "--cql-read-ratio", defaultValue = "0.25",
             description = "Share of reads in the mixed scenario (default: ${DEFAULT-VALUE}, seed 003's 1:3).")
     double readRatio;
 
@@ -112,7 +112,7 @@ public final class CassandraOptions {
     public CqlSettings settings() {
         return new CqlSettings(CqlSettings.parseContactPoints(contactPoints), localDatacenter, keyspace,
                 replicationFactor, CqlSettings.parseConsistency(writeConsistency),
-                CqlSettings.parseConsistency(readConsistency), poolSize, parseDuration("--request-timeout", requestTimeout),
+                CqlSettings.parseConsistency(readConsistency), poolSize, requestTimeout,
                 createSchema);
     }
 
@@ -145,28 +145,6 @@ public final class CassandraOptions {
         CqlSettings settings = settings();
         CqlWorkload workload = workload();
         return sync ? CqlSyncBackend.open(settings, workload) : CqlBackend.open(settings, workload);
-    }
-
-    static Duration parseDuration(String option, String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (t.endsWith("ms")) {
-                return positive(option, text, Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2))));
-            }
-            if (t.endsWith("s")) {
-                return positive(option, text, Duration.ofMillis(Math.round(Double.parseDouble(t.substring(0, t.length() - 1)) * 1000)));
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(option + " must look like 500ms or 2s, was '" + text + "'");
-    }
-
-    private static Duration positive(String option, String text, Duration d) {
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(option + " must be positive, was '" + text + "'");
-        }
-        return d;
     }
 
     private static <T> T choice(String option, String value, Map<String, T> choices) {

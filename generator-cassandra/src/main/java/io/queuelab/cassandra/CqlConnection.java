@@ -75,7 +75,7 @@ final class CqlConnection implements AutoCloseable {
                 .withClass(DefaultDriverOption.RETRY_POLICY_CLASS, NoRetryPolicy.class)
                 // the driver checks request timeouts once per tick (default 100 ms): a timed-out
                 // request's failure instant is late by up to one tick
-                .withDuration(DefaultDriverOption.TIMER_TICK_DURATION, Duration.ofMillis(10))
+                .withDuration(DefaultDriverOption.NETTY_TIMER_TICK_DURATION, Duration.ofMillis(10))
                 // a restarted node is back in the pool within a second or two
                 .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
                 .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(2))

@@ -58,8 +58,8 @@ class NodeRestartTest {
 
             assertEquals(driver.issued(), driver.completed(), "every request completed exactly once");
             assertTrue(failuresWhileDown > 0, "requests failed while the node was down");
-            assertTrue(classes.contains(CqlErrors.CONNECTION), "no node available counts as connection: " + Set.copyOf(classes));
             Collection<String> classes = driver.failureClasses().values();
+            assertTrue(classes.contains(CqlErrors.CONNECTION), "no node available counts as connection: " + Set.copyOf(classes));
             // a node shutting down answers "overloaded: Server is shutting down" before its connections close
             assertTrue(Set.of(CqlErrors.CONNECTION, CqlErrors.DRIVER_TIMEOUT, CqlErrors.OVERLOADED)
                             .containsAll(Set.copyOf(classes)),
