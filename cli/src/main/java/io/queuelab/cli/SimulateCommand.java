@@ -1,0 +1,227 @@
+package io.queuelab.cli;
+
+import io.queuelab.sim.DirtyPageBufferModel;
+import io.queuelab.sim.Distribution;
+import io.queuelab.sim.Estimate;
+import io.queuelab.sim.LoadDependentModel;
+import io.queuelab.sim.MM1Model;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.ProcessorSharingModel;
+import io.queuelab.sim.Simulation;
+import io.queuelab.sim.SimulationResult;
+import io.queuelab.sim.Workload;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code queuelab simulate}: runs one of the models (M/M/1 FCFS, processor sharing, load-dependent,
+ * dirty-page buffer) under open, trace-driven or closed load and prints the mean and percentiles of
+ * the response time with confidence intervals; optionally writes a simulated run directory.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+        description = {"Simulate a queueing model and print response-time statistics with confidence intervals.",
+                "Distributions (seconds): exp:MEAN (or a bare number), det:VALUE, shexp:SHIFT,MEAN, empirical:RUN_DIR"
+                        + " (the service times measured in a run directory)."})
+public final class SimulateCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--model", required = true, description = "mm1, mm1-ps, mm1-ld or dpb.")
+    String model;
+
+    @Option(names = "--service", description = "Service time of mm1, mm1-ps and mm1-ld (e.g. exp:0.01).")
+    String service;
+
+    @Option(names = "--p", description = "Load dependency of mm1-ld, 0 <= p < 1.")
+    Double loadDependency;
+
+    @Option(names = "--capacity", description = "Most requests mm1-ld admits at once (default ${DEFAULT-VALUE}).",
+            defaultValue = "" + LoadDependentModel.DEFAULT_CAPACITY)
+    int capacity;
+
+    @Option(names = "--proc", description = "dpb: processing time T_proc (default Table 1: exp:0.0269).")
+    String processing;
+
+    @Option(names = "--nd", description = "dpb: network delay T_nd (default Table 1: shexp:0.0025,0.00049).")
+    String networkDelay;
+
+    @Option(names = "--dpb-max", description = "dpb: pages in a full buffer, DPB_max (default Table 1: 111).")
+    Integer bufferPages;
+
+    @Option(names = "--dp", description = "dpb: time to write one dirty page T_dp (default Table 1: exp:0.00433).")
+    String dirtyPage;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Load load;
+
+    static final class Load {
+        @Option(names = "--lambda", required = true, description = "Open Poisson arrivals per second.")
+        Double lambda;
+
+        @Option(names = "--closed", required = true, description = "Closed: this many requests circulate.")
+        Integer jobs;
+
+        @Option(names = "--trace", required = true, description = "Replay the arrival instants of this run directory.")
+        Path trace;
+    }
+
+    @Option(names = "--think", description = "Closed: think time between answer and next request (default det:0).")
+    String think;
+
+    @Option(names = "--duration", description = "Simulated seconds of arrivals per replication.")
+    Double duration;
+
+    @Option(names = "--customers", description = "Arrivals per replication (with --duration: whichever ends first).")
+    Long customers;
+
+    @Option(names = "--replications", defaultValue = "5", description = "Independent replications (default ${DEFAULT-VALUE}).")
+    int replications;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the random streams (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--precision", description = "Add replications until the mean's CI is within this fraction (e.g. 0.02).")
+    Double precision;
+
+    @Option(names = "--max-replications", defaultValue = "100", description = "Limit for --precision (default ${DEFAULT-VALUE}).")
+    int maxReplications;
+
+    @Option(names = "--confidence", defaultValue = "0.95", description = "Confidence level (default ${DEFAULT-VALUE}).")
+    double confidence;
+
+    @Option(names = "--keep-warmup", description = "Do not delete the warm-up (MSER-5).")
+    boolean keepWarmup;
+
+    @Option(names = "--threads", description = "Threads for replications (default: up to 2; results do not depend on it).")
+    Integer threads;
+
+    @Option(names = "--out", description = "Write a simulated run directory here (must not exist).")
+    Path out;
+
+    @Override
+    public Integer call() throws IOException {
+        Model m = model();
+        Workload workload = workload();
+        Simulation simulation = Simulation.of(m, workload).replications(replications).seed(seed)
+                .confidence(confidence).removeWarmup(!keepWarmup);
+        if (duration != null) {
+            simulation.duration(duration);
+        }
+        if (customers != null) {
+            simulation.customers(customers);
+        }
+        if (precision != null) {
+            simulation.precision(precision, maxReplications);
+        }
+        if (threads != null) {
+            simulation.threads(threads);
+        }
+        if (out != null) {
+            simulation.writeRun(out);
+        }
+        simulation.validate();
+        print(simulation.run(), spec.commandLine().getOut());
+        return 0;
+    }
+
+    private Model model() throws IOException {
+        boolean dpb = "dpb".equals(model);
+        boolean ld = "mm1-ld".equals(model);
+        refuse(!dpb && (processing != null || networkDelay != null || bufferPages != null || dirtyPage != null),
+                "--proc, --nd, --dpb-max and --dp apply to --model dpb only");
+        refuse(dpb && service != null, "--service does not apply to --model dpb (use --proc, --nd, --dpb-max, --dp)");
+        refuse(!ld && loadDependency != null, "--p applies to --model mm1-ld only");
+        refuse(!ld && spec.commandLine().getParseResult().hasMatchedOption("--capacity"), "--capacity applies to --model mm1-ld only");
+        switch (model) {
+            case "mm1":
+                return new MM1Model(distribution("--service", requireService()));
+            case "mm1-ps":
+                return new ProcessorSharingModel(distribution("--service", requireService()));
+            case "mm1-ld":
+                refuse(loadDependency == null, "--model mm1-ld needs --p (load dependency, 0 <= p < 1)");
+                return new LoadDependentModel(distribution("--service", requireService()), loadDependency, capacity);
+            case "dpb":
+                DirtyPageBufferModel t1 = DirtyPageBufferModel.table1();
+                return new DirtyPageBufferModel(
+                        networkDelay == null ? t1.networkDelay() : distribution("--nd", networkDelay),
+                        processing == null ? t1.processing() : distribution("--proc", processing),
+                        bufferPages == null ? t1.bufferPages() : bufferPages,
+                        dirtyPage == null ? t1.dirtyPage() : distribution("--dp", dirtyPage));
+            default:
+                throw new IllegalArgumentException("unknown --model '" + model + "' (expected mm1, mm1-ps, mm1-ld or dpb)");
+        }
+    }
+
+    private String requireService() {
+        refuse(service == null, "--model " + model + " needs --service (e.g. exp:0.01 for a mean of 10 ms)");
+        return service;
+    }
+
+    private Workload workload() throws IOException {
+        refuse(think != null && load.jobs == null, "--think applies to --closed only");
+        if (load.lambda != null) {
+            return Workload.open(load.lambda);
+        }
+        if (load.jobs != null) {
+            return think == null ? Workload.closed(load.jobs) : Workload.closed(load.jobs, distribution("--think", think));
+        }
+        return Workload.traceOf(load.trace);
+    }
+
+    private static Distribution distribution(String option, String spec) throws IOException {
+        try {
+            if (spec.startsWith("empirical:")) {
+                return Distribution.empiricalServiceTimes(Path.of(spec.substring("empirical:".length())));
+            }
+            return Distribution.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage());
+        }
+    }
+
+    private static void refuse(boolean condition, String message) {
+        if (condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    private void print(SimulationResult r, PrintWriter w) {
+        int percent = (int) Math.round(r.confidence() * 100);
+        w.printf(Locale.ROOT, "model %s, %s workload, %d replications, seed %d%n", r.model().name(), r.workload().mode(),
+                r.replications().size(), r.seed());
+        w.printf(Locale.ROOT, "requests counted %d (after warm-up)%s%n", r.customers(),
+                r.dropped() > 0 ? ", refused " + r.dropped() : "");
+        w.printf(Locale.ROOT, "response time (ms, %d%% CI):%n", percent);
+        w.printf(Locale.ROOT, "  mean    %s%n", ms(r.meanResponse()));
+        for (double q : new double[] {0.5, 0.9, 0.99, 0.999}) {
+            w.printf(Locale.ROOT, "  %-7s %s%n", "p" + new java.math.BigDecimal(Double.toString(q * 100)).stripTrailingZeros().toPlainString(),
+                    ms(r.quantile(q)));
+        }
+        w.printf(Locale.ROOT, "throughput       %s /s%n", plain(r.throughput()));
+        w.printf(Locale.ROOT, "mean population  %s%n", plain(r.meanPopulation()));
+        r.flushPeriod().ifPresent(e -> w.printf(Locale.ROOT, "flush period     %s s (%d flushes)%n", plain(e), r.flushCount()));
+        r.flushDuration().ifPresent(e -> w.printf(Locale.ROOT, "flush duration   %s s%n", plain(e)));
+        r.runDirectory().ifPresent(p -> w.printf(Locale.ROOT, "run directory    %s%n", p));
+        w.flush();
+    }
+
+    private static String ms(Estimate e) {
+        return plain(e.scaled(1e3));
+    }
+
+    private static String plain(Estimate e) {
+        String value = String.format(Locale.ROOT, "%.4g", e.value());
+        return Double.isNaN(e.halfWidth()) ? value + " (no interval: needs 2 replications)"
+                : value + " ± " + String.format(Locale.ROOT, "%.2g", e.halfWidth());
+    }
+}

@@ -1,0 +1,147 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.log.Manifest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code queuelab simulate} end to end through Main.run: exit codes, output, one-line errors. */
+class SimulateCommandTest {
+    @TempDir
+    Path tmp;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream savedOut;
+    private PrintStream savedErr;
+
+    @BeforeEach
+    void capture() {
+        savedOut = System.out;
+        savedErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(savedOut);
+        System.setErr(savedErr);
+    }
+
+    private int run(String... args) {
+        out.reset();
+        err.reset();
+        return Main.run(args);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static double meanMillis(String output) {
+        Matcher m = Pattern.compile("mean\\s+([0-9.]+) ± ([0-9.e-]+)").matcher(output);
+        assertTrue(m.find(), output);
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
+    void mm1PrintsMeanAndPercentilesWithIntervals() {
+        assertEquals(0, run("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50",
+                "--customers", "400000", "--replications", "4", "--seed", "3"), stderr());
+        String o = stdout();
+        // x / (1 - rho) = 10 ms / 0.5 = 20 ms
+        assertEquals(20.0, meanMillis(o), 0.6, o);
+        for (String p : new String[] {"p50", "p90", "p99", "p99.9"}) {
+            assertTrue(Pattern.compile(p + "\\s+[0-9.]+ ± ").matcher(o).find(), p + " missing in\n" + o);
+        }
+        assertTrue(o.contains("throughput"), o);
+    }
+
+    @Test
+    void dpbWritesACompleteSimulatedRunDirectoryThatATraceRunReplays() throws Exception {
+        Path dir = tmp.resolve("dpb");
+        assertEquals(0, run("simulate", "--model", "dpb", "--lambda", "25", "--duration", "600",
+                "--replications", "2", "--out", dir.toString()), stderr());
+        assertTrue(stdout().contains("flush period"), stdout());
+        Manifest manifest = Manifest.read(dir);
+        assertTrue(manifest.complete());
+        assertEquals("simulated", manifest.kind());
+        assertEquals(111, manifest.root().path("model").path("parameters").path("bufferPages").asInt());
+
+        assertEquals(0, run("simulate", "--model", "dpb", "--trace", dir.toString(), "--replications", "2"), stderr());
+        assertTrue(stdout().contains("trace workload"), stdout());
+    }
+
+    @Test
+    void closedAndLoadDependentModelsRun() {
+        assertEquals(0, run("simulate", "--model", "dpb", "--closed", "1", "--duration", "2000", "--replications", "2"), stderr());
+        // E[T_nd] + E[T_proc] + E[T_dp] = 34.2 ms
+        assertEquals(34.2, meanMillis(stdout()), 0.7, stdout());
+        assertEquals(0, run("simulate", "--model", "mm1-ld", "--service", "0.01", "--p", "0.05", "--capacity", "40",
+                "--lambda", "60", "--customers", "100000", "--replications", "2"), stderr());
+        assertEquals(0, run("simulate", "--model", "mm1-ps", "--service", "det:0.01", "--closed", "3", "--think", "exp:0.02",
+                "--duration", "100", "--replications", "1"), stderr());
+        assertTrue(stdout().contains("no interval"), "one replication has no quantile interval: " + stdout());
+    }
+
+    @Test
+    void badInputIsOneLineAndExitCodeTwo() {
+        String[][] bad = {
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "100", "--duration", "10"},
+                {"simulate", "--model", "dpb", "--lambda", "40", "--duration", "10"},
+                {"simulate", "--model", "mm2", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "mm1", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "mm1", "--service", "exp:-1", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "mm1", "--service", "weibull:1", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "1", "--closed", "3", "--duration", "10"},
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "1"},
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "1", "--duration", "-5"},
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "1", "--duration", "10", "--replications", "0"},
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--p", "0.1", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "mm1-ld", "--service", "exp:0.01", "--p", "1.5", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "dpb", "--dpb-max", "0", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "dpb", "--trace", tmp.resolve("missing").toString()},
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "1", "--duration", "10", "--confidence", "1.5"},
+        };
+        for (String[] args : bad) {
+            assertEquals(2, run(args), String.join(" ", args));
+            String e = stderr().strip();
+            assertTrue(e.startsWith("queuelab: ") && !e.contains("\n"), String.join(" ", args) + " -> " + e);
+        }
+        run(bad[0]);
+        assertTrue(stderr().contains("unstable"), stderr());
+        run(bad[1]);
+        assertTrue(stderr().contains("unstable"), stderr());
+    }
+
+    @Test
+    void refusedRunLeavesNoRunDirectory() {
+        Path dir = tmp.resolve("refused");
+        assertEquals(2, run("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "150", "--duration", "10",
+                "--out", dir.toString()));
+        assertFalse(Files.exists(dir));
+        Path taken = tmp.resolve("taken");
+        assertEquals(0, run("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "10", "--duration", "10",
+                "--out", taken.toString()), stderr());
+        assertEquals(2, run("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "10", "--duration", "10",
+                "--out", taken.toString()));
+    }
+}

@@ -1,0 +1,33 @@
+package io.queuelab.sim;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** A single FCFS server with unbounded queue (M/M/1 when service and arrivals are exponential). */
+public record MM1Model(Distribution service) implements Model {
+    public MM1Model {
+        java.util.Objects.requireNonNull(service, "service");
+    }
+
+    /** M/M/1 with exponential service of the given mean (seconds). */
+    public static MM1Model exponential(double meanService) {
+        return new MM1Model(Distribution.exponential(meanService));
+    }
+
+    @Override
+    public String name() {
+        return "mm1";
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("service", service.describe());
+        return p;
+    }
+
+    @Override
+    public double serverDemand() {
+        return service.mean();
+    }
+}

@@ -1,0 +1,255 @@
+package io.queuelab.sim;
+
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.RequestLogWriter;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.Arrays;
+
+/**
+ * Streams the answered requests of one replication, in departure order, into bounded memory:
+ * batch means for MSER-5 and for batch-means intervals (at most {@link #MAX_BATCHES}; when full,
+ * neighbouring batches merge and the batch size doubles), and per-segment histograms and sums (at
+ * most {@link #MAX_SEGMENTS} segments, merged the same way) so that the warm-up found at the end can
+ * be cut at a segment boundary. Optionally writes every request to a request log.
+ */
+final class Recorder {
+    static final int MAX_BATCHES = 1 << 14;
+    static final int MAX_SEGMENTS = 32;
+    static final int FIRST_BATCH_SIZE = 5; // MSER-5
+    static final int FIRST_SEGMENT_LENGTH = FIRST_BATCH_SIZE << 12;
+    static final int CI_BATCHES = 20;
+
+    private final double[] batchMeans = new double[MAX_BATCHES];
+    private int batches;
+    private long batchSize = FIRST_BATCH_SIZE;
+    private double partialSum;
+    private long partialCount;
+
+    private final Segment[] segments = new Segment[MAX_SEGMENTS];
+    private int segmentCount;
+    private long segmentLength = FIRST_SEGMENT_LENGTH;
+    private Segment current;
+
+    private long served;
+    private double lastDeparture;
+
+    private long flushes;
+    private double flushTime;
+    private long flushPages;
+    private double firstFlushStart = Double.NaN;
+    private double lastFlushStart;
+
+    private final RequestLogWriter log;
+    private final Writer flushLog;
+
+    Recorder(RequestLogWriter log, Writer flushLog) {
+        this.log = log;
+        this.flushLog = flushLog;
+        current = new Segment(0);
+        segments[segmentCount++] = current;
+    }
+
+    /**
+     * A request arrived at {@code arrival} and left at {@code departure}; {@code sent} is what the
+     * log records as dequeued and sent (the model says which instant that is).
+     */
+    void answered(double arrival, double sent, double departure) {
+        double response = departure - arrival;
+        partialSum += response;
+        if (++partialCount == batchSize) {
+            addBatch(partialSum / partialCount);
+            partialSum = 0;
+            partialCount = 0;
+        }
+        if (current.count == segmentLength) {
+            newSegment();
+        }
+        current.count++;
+        current.sum += response;
+        current.histogram.recordValue(Math.round(response * 1e9));
+        served++;
+        lastDeparture = departure;
+        if (log != null) {
+            append(arrival, sent, departure, LogFormat.OK);
+        }
+    }
+
+    /** A request arriving at {@code arrival} was refused. */
+    void dropped(double arrival) {
+        current.dropped++;
+        if (log != null) {
+            append(arrival, Double.NaN, Double.NaN, LogFormat.DROPPED);
+        }
+    }
+
+    /** The server wrote {@code pages} dirty pages from {@code start} to {@code end}. */
+    void flush(double start, double end, int pages) {
+        if (flushes == 0) {
+            firstFlushStart = start;
+        }
+        flushes++;
+        lastFlushStart = start;
+        flushTime += end - start;
+        flushPages += pages;
+        if (flushLog != null) {
+            try {
+                flushLog.write(nanos(start) + "\t" + nanos(end) + "\t" + pages + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static long nanos(double seconds) {
+        return Math.round(seconds * 1e9);
+    }
+
+    private void append(double arrival, double sent, double departure, int outcome) {
+        try {
+            log.append(nanos(arrival), nanosOrNone(sent), nanosOrNone(sent), nanosOrNone(departure),
+                    0, 0, 0, outcome, 0, 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long nanosOrNone(double seconds) {
+        return Double.isNaN(seconds) ? LogFormat.NONE : nanos(seconds);
+    }
+
+    private void addBatch(double mean) {
+        if (batches == MAX_BATCHES) {
+            for (int i = 0; i < MAX_BATCHES / 2; i++) {
+                batchMeans[i] = (batchMeans[2 * i] + batchMeans[2 * i + 1]) / 2;
+            }
+            batches = MAX_BATCHES / 2;
+            batchSize *= 2;
+        }
+        batchMeans[batches++] = mean;
+    }
+
+    private void newSegment() {
+        if (segmentCount == MAX_SEGMENTS) {
+            for (int i = 0; i < MAX_SEGMENTS / 2; i++) {
+                segments[i] = segments[2 * i].merge(segments[2 * i + 1]);
+            }
+            Arrays.fill(segments, MAX_SEGMENTS / 2, MAX_SEGMENTS, null);
+            segmentCount = MAX_SEGMENTS / 2;
+            segmentLength *= 2;
+        }
+        current = new Segment(lastDeparture);
+        segments[segmentCount++] = current;
+    }
+
+    /** The MSER-5 truncation point, in batches: argmin over d <= k/2 of Var(y_d..) / (k - d). */
+    static int mserTruncation(double[] y, int k) {
+        if (k < 10) {
+            return 0;
+        }
+        double sum = 0;
+        double sumSquares = 0;
+        double[] suffixSum = new double[k + 1];
+        double[] suffixSquares = new double[k + 1];
+        for (int i = k - 1; i >= 0; i--) {
+            sum += y[i];
+            sumSquares += y[i] * y[i];
+            suffixSum[i] = sum;
+            suffixSquares[i] = sumSquares;
+        }
+        int best = 0;
+        double bestValue = Double.POSITIVE_INFINITY;
+        for (int d = 0; d <= k / 2; d++) {
+            double m = k - d;
+            double ss = suffixSquares[d] - suffixSum[d] * suffixSum[d] / m;
+            double value = ss / (m * m);
+            if (value < bestValue) {
+                bestValue = value;
+                best = d;
+            }
+        }
+        return best;
+    }
+
+    /** Removes the warm-up (MSER-5, rounded up to a segment boundary) and summarizes the rest. */
+    ReplicationResult finish(int index, boolean removeWarmup, double confidence) {
+        int firstSegment = 0;
+        if (removeWarmup) {
+            long cut = mserTruncation(batchMeans, batches) * batchSize;
+            firstSegment = (int) Math.min((cut + segmentLength - 1) / segmentLength, segmentCount / 2);
+        }
+        Histogram histogram = new Histogram(3);
+        long count = 0;
+        long dropped = 0;
+        double sum = 0;
+        for (int s = firstSegment; s < segmentCount; s++) {
+            histogram.add(segments[s].histogram);
+            count += segments[s].count;
+            dropped += segments[s].dropped;
+            sum += segments[s].sum;
+        }
+        double warmupEnd = segments[firstSegment].start;
+        double span = lastDeparture - warmupEnd;
+        int firstBatch = (int) (firstSegment * segmentLength / batchSize);
+        FlushSummary flushSummary = !dpb ? null : new FlushSummary(flushes, flushes > 1 ? (lastFlushStart - firstFlushStart) / (flushes - 1) : Double.NaN,
+                flushes > 0 ? flushTime / flushes : Double.NaN, flushes > 0 ? (double) flushPages / flushes : Double.NaN);
+        return new ReplicationResult(index, count, served - count, warmupEnd, lastDeparture, dropped,
+                count > 0 ? sum / count : Double.NaN, batchMeansInterval(firstBatch, confidence),
+                count / span, sum / span, histogram, flushSummary);
+    }
+
+    private boolean dpb;
+
+    /** Marks the replication as one of a model with a dirty-page buffer (its result has flush statistics). */
+    void expectFlushes() {
+        dpb = true;
+    }
+
+    private Estimate batchMeansInterval(int firstBatch, double confidence) {
+        int available = batches - firstBatch;
+        if (available < 2) {
+            return new Estimate(Double.NaN, Double.NaN, confidence, 0);
+        }
+        int groups = Math.min(CI_BATCHES, available);
+        int perGroup = available / groups;
+        int from = batches - groups * perGroup; // the leftover batches are dropped at the start
+        double[] means = new double[groups];
+        for (int g = 0; g < groups; g++) {
+            double s = 0;
+            for (int i = 0; i < perGroup; i++) {
+                s += batchMeans[from + g * perGroup + i];
+            }
+            means[g] = s / perGroup;
+        }
+        return Estimate.ofSamples(means, confidence);
+    }
+
+    /** A run of consecutive answered requests: its histogram and sums. */
+    private static final class Segment {
+        final double start;
+        final Histogram histogram;
+        long count;
+        long dropped;
+        double sum;
+
+        Segment(double start) {
+            this(start, new Histogram(3));
+        }
+
+        private Segment(double start, Histogram histogram) {
+            this.start = start;
+            this.histogram = histogram;
+        }
+
+        Segment merge(Segment next) {
+            histogram.add(next.histogram);
+            count += next.count;
+            dropped += next.dropped;
+            sum += next.sum;
+            return this;
+        }
+    }
+}

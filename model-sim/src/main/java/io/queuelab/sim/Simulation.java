@@ -1,0 +1,272 @@
+package io.queuelab.sim;
+
+import io.queuelab.core.log.Manifest;
+import io.queuelab.core.log.RequestLogWriter;
+import io.queuelab.core.log.RunDirectory;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * A simulation to run: a {@link Model}, a {@link Workload}, a stop rule, replications and a seed.
+ *
+ * <pre>
+ * SimulationResult r = Simulation.of(MM1Model.exponential(0.01), Workload.open(80))
+ *         .duration(10_000).replications(4).seed(1).run();
+ * </pre>
+ *
+ * Guarantees: the result depends only on the configuration, never on the number of threads or on
+ * timing (replication i draws from the i-th split of {@code new SplittableRandom(seed)}); memory
+ * does not grow with the number of simulated requests unless a run directory (which holds the
+ * per-request log of replication 0) is asked for; an open model whose utilization is 1 or more is
+ * refused by {@link #validate()} with a message that names it unstable.
+ */
+public final class Simulation {
+    private final Model model;
+    private final Workload workload;
+    private double duration = Double.POSITIVE_INFINITY;
+    private long customers = Long.MAX_VALUE;
+    private int replications = 1;
+    private long seed = 1;
+    private boolean removeWarmup = true;
+    private double confidence = 0.95;
+    private double precision = Double.NaN;
+    private int maxReplications = 100;
+    private int threads = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
+    private Path runDirectory;
+
+    private Simulation(Model model, Workload workload) {
+        this.model = java.util.Objects.requireNonNull(model, "model");
+        this.workload = java.util.Objects.requireNonNull(workload, "workload");
+    }
+
+    public static Simulation of(Model model, Workload workload) {
+        return new Simulation(model, workload);
+    }
+
+    /** Admit arrivals until this simulated instant (seconds). */
+    public Simulation duration(double seconds) {
+        if (!(seconds > 0)) {
+            throw new IllegalArgumentException("duration must be a positive number of seconds, got " + seconds);
+        }
+        this.duration = seconds;
+        return this;
+    }
+
+    /** Admit this many arrivals per replication (with a duration too, whichever ends first). */
+    public Simulation customers(long count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("customers must be at least 1, got " + count);
+        }
+        this.customers = count;
+        return this;
+    }
+
+    /** Independent replications (run on up to {@link #threads(int)} cores). */
+    public Simulation replications(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("replications must be at least 1, got " + count);
+        }
+        this.replications = count;
+        return this;
+    }
+
+    public Simulation seed(long seed) {
+        this.seed = seed;
+        return this;
+    }
+
+    /** Delete each replication's warm-up by MSER-5 (on by default). */
+    public Simulation removeWarmup(boolean remove) {
+        this.removeWarmup = remove;
+        return this;
+    }
+
+    /** Confidence level of every interval (default 0.95). */
+    public Simulation confidence(double level) {
+        if (!(level > 0 && level < 1)) {
+            throw new IllegalArgumentException("confidence must be in (0, 1), got " + level);
+        }
+        this.confidence = level;
+        return this;
+    }
+
+    /**
+     * Keep adding replications (at least 2) until the mean response time's interval is within
+     * {@code relativeHalfWidth} of the mean (e.g. 0.02), or until {@code max} replications.
+     */
+    public Simulation precision(double relativeHalfWidth, int max) {
+        if (!(relativeHalfWidth > 0 && relativeHalfWidth < 1)) {
+            throw new IllegalArgumentException("precision must be a fraction in (0, 1), got " + relativeHalfWidth);
+        }
+        if (max < 2) {
+            throw new IllegalArgumentException("a precision stop needs at least 2 replications, got " + max);
+        }
+        this.precision = relativeHalfWidth;
+        this.maxReplications = max;
+        return this;
+    }
+
+    /** Threads running replications in parallel (default: up to 2). Does not change any result. */
+    public Simulation threads(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + count);
+        }
+        this.threads = count;
+        return this;
+    }
+
+    /**
+     * Also write a run directory (refused if the path exists): manifest.json with kind
+     * "simulated", the request log of replication 0 and, for the DPB model, flushes.tsv.
+     */
+    public Simulation writeRun(Path directory) {
+        this.runDirectory = directory;
+        return this;
+    }
+
+    /** Checks the configuration; throws IllegalArgumentException with a one-line message. */
+    public Simulation validate() {
+        if (workload instanceof Workload.Open open && !model.stableAt(open.lambda())) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "unstable: model %s at lambda %s has utilization %.4f >= 1 (lambda x mean server time %s s); an open model has no steady state there",
+                    model.name(), open.lambda(), model.utilization(open.lambda()), model.serverDemand()));
+        }
+        if (!(workload instanceof Workload.Trace) && duration == Double.POSITIVE_INFINITY && customers == Long.MAX_VALUE) {
+            throw new IllegalArgumentException("give a duration or a number of customers for an " + workload.mode() + " workload");
+        }
+        return this;
+    }
+
+    /** Runs every replication and, if asked, writes the run directory. */
+    public SimulationResult run() throws IOException {
+        validate();
+        RunDirectory run = runDirectory == null ? null : RunDirectory.create(runDirectory);
+        Manifest manifest = Manifest.create("simulated");
+        if (run != null) {
+            describe(manifest);
+            manifest.write(run.path());
+        }
+        SplittableRandom root = new SplittableRandom(seed);
+        List<SplittableRandom> streams = new ArrayList<>();
+        List<ReplicationResult> results = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "simulation");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            int target = Double.isNaN(precision) ? replications : Math.max(2, replications);
+            while (true) {
+                List<Future<ReplicationResult>> round = new ArrayList<>();
+                for (int i = results.size(); i < target; i++) {
+                    streams.add(root.split()); // in index order, so stream i never depends on threads
+                    SplittableRandom stream = streams.get(i);
+                    int index = i;
+                    round.add(pool.submit(() -> replicate(index, stream, index == 0 ? run : null)));
+                }
+                for (Future<ReplicationResult> f : round) {
+                    results.add(await(f));
+                }
+                if (Double.isNaN(precision) || target >= maxReplications) {
+                    break;
+                }
+                Estimate mean = Estimate.ofSamples(results.stream().mapToDouble(ReplicationResult::meanResponse).toArray(), confidence);
+                if (mean.relativeHalfWidth() <= precision) {
+                    break;
+                }
+                target = Math.min(maxReplications, target + threads);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        SimulationResult result = new SimulationResult(model, workload, seed, confidence, results, runDirectory);
+        if (run != null) {
+            RunManifest.summarize(manifest, result);
+            manifest.markComplete();
+            manifest.write(run.path());
+        }
+        return result;
+    }
+
+    private static ReplicationResult await(Future<ReplicationResult> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("simulation interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    private ReplicationResult replicate(int index, SplittableRandom random, RunDirectory run) throws IOException {
+        Streams streams = Streams.of(random);
+        Stop stop = new Stop(duration, customers);
+        RequestLogWriter log = null;
+        Writer flushLog = null;
+        try {
+            if (run != null) {
+                log = RequestLogWriter.create(run.log(), 0);
+                log.defineOperation(0, "request");
+                if (model instanceof DirtyPageBufferModel) {
+                    flushLog = Files.newBufferedWriter(run.path().resolve(RunManifest.FLUSH_FILE));
+                    flushLog.write("startNanos\tendNanos\tpages\n");
+                }
+            }
+            Recorder recorder = new Recorder(log, flushLog);
+            if (model instanceof DirtyPageBufferModel) {
+                recorder.expectFlushes();
+            }
+            ArrivalSource arrivals = ArrivalSource.of(workload, stop, streams);
+            if (model instanceof MM1Model || model instanceof DirtyPageBufferModel) {
+                new FcfsServer(model, streams, recorder).run(arrivals);
+            } else {
+                new SharedServer(model, streams, recorder).run(arrivals);
+            }
+            return recorder.finish(index, removeWarmup, confidence);
+        } finally {
+            if (log != null) {
+                log.close();
+            }
+            if (flushLog != null) {
+                flushLog.close();
+            }
+        }
+    }
+
+    private void describe(Manifest manifest) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("seed", seed);
+        config.put("replications", replications);
+        config.put("precision", Double.isNaN(precision) ? null : precision);
+        config.put("maxReplications", Double.isNaN(precision) ? null : maxReplications);
+        config.put("workload", workload.describe());
+        config.put("mode", workload.mode());
+        config.put("durationSeconds", duration == Double.POSITIVE_INFINITY ? null : duration);
+        config.put("customers", customers == Long.MAX_VALUE ? null : customers);
+        config.put("warmupRemoval", removeWarmup ? "MSER-5" : "none");
+        config.put("confidence", confidence);
+        RunManifest.describe(manifest, model, config);
+    }
+}

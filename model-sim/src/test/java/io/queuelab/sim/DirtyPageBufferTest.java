@@ -1,0 +1,40 @@
+package io.queuelab.sim;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The DPB model with Table 1 of seed 004 against the consequences listed in docs/models.md. */
+class DirtyPageBufferTest {
+    private static final DirtyPageBufferModel TABLE_1 = DirtyPageBufferModel.table1();
+
+    @ParameterizedTest
+    @ValueSource(doubles = {12.5, 18.75, 25})
+    void flushPeriodAndDurationFollowTheBufferSize(double lambda) throws Exception {
+        SimulationResult r = Simulation.of(TABLE_1, Workload.open(lambda)).duration(20_000).replications(2).seed(3).run();
+        assertEquals(111 / lambda, r.flushPeriod().orElseThrow().value(), 0.03 * 111 / lambda, "flush period");
+        double duration = 111 * 0.00433;
+        assertEquals(duration, r.flushDuration().orElseThrow().value(), 0.03 * duration, "flush duration");
+        assertEquals(lambda, r.throughput().value(), 0.02 * lambda, "throughput");
+        // the flush is what makes responses of up to ~1 s (docs/models.md)
+        double p999 = r.quantile(0.999).value();
+        assertEquals(true, p999 > 0.2 && p999 < 1.5, "p99.9 " + p999);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {5, 20})
+    void closedThroughputSaturatesAtOneOverProcessingPlusPageWrite(int jobs) throws Exception {
+        SimulationResult r = Simulation.of(TABLE_1, Workload.closed(jobs)).duration(20_000).replications(2).seed(4).run();
+        double saturation = 1 / (0.0269 + 0.00433);
+        assertEquals(saturation, r.throughput().value(), 0.02 * saturation);
+    }
+
+    @Test
+    void singleClosedJobSeesDelayProcessingAndItsShareOfTheFlush() throws Exception {
+        SimulationResult r = Simulation.of(TABLE_1, Workload.closed(1)).duration(20_000).replications(2).seed(5).run();
+        double expected = 0.0025 + 0.00049 + 0.0269 + 0.00433;
+        assertEquals(expected, r.meanResponse().value(), 0.02 * expected);
+    }
+}
