@@ -270,22 +270,32 @@ public final class LoadRun {
     private void openWorker(int worker, SyncSession session, ArrayBlockingQueue<Request> queue,
                             AtomicReferenceArray<Request> slots, AtomicInteger busy) {
         try {
-            while (!hardStop) {
-                Request r = take(queue);
-                if (r == null) {
-                    if (generationDone && queue.isEmpty()) {
-                        return;
-                    }
-                    continue;
-                }
-                queued.decrementAndGet();
-                r.dequeued = clock();
+            for (Request r; (r = dequeue(queue)) != null; ) {
                 r.worker = worker;
                 executeSync(worker, session, r, slots, busy);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The next queued request, stamped with its dequeue instant; null once generation is done and
+     * the queue is empty, or at a hard stop.
+     */
+    private Request dequeue(ArrayBlockingQueue<Request> queue) throws InterruptedException {
+        while (!hardStop) {
+            Request r = take(queue);
+            if (r != null) {
+                queued.decrementAndGet();
+                r.dequeued = clock();
+                return r;
+            }
+            if (generationDone && queue.isEmpty()) {
+                return null;
+            }
+        }
+        return null;
     }
 
     /**
@@ -358,16 +368,7 @@ public final class LoadRun {
 
     private void openDispatcher(AsyncSession session, ArrayBlockingQueue<Request> queue, InFlightLimit limit) {
         try {
-            while (!hardStop) {
-                Request r = take(queue);
-                if (r == null) {
-                    if (generationDone && queue.isEmpty()) {
-                        return;
-                    }
-                    continue;
-                }
-                queued.decrementAndGet();
-                r.dequeued = clock();
+            for (Request r; (r = dequeue(queue)) != null; ) {
                 while (!limit.acquire(POLL_NANOS)) {
                     if (hardStop) {
                         unfinished(r);
