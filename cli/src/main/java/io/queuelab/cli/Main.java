@@ -10,11 +10,19 @@ import picocli.CommandLine.Command;
 @Command(name = "queuelab", mixinStandardHelpOptions = true, version = "queuelab 0.1.0",
         description = "Open-loop load for database servers, checked against queueing models.",
         subcommands = {
+                CassandraCommand.class,
                 CommandLine.HelpCommand.class,
                 CompareCommand.class,
+                DemoCommand.class,
+                ExportCommand.class,
                 FitCommand.class,
+                LoadCommand.class,
+                ReadSpeedCommand.class,
                 ReportCommand.class,
+                RunCommand.class,
                 SimulateCommand.class,
+                SummaryCommand.class,
+                SweepCommand.class,
         })
 public final class Main {
 
@@ -28,6 +36,6 @@ public final class Main {
 
     /** Runs the command line and returns the exit code (0 ok, 2 bad input or failure). */
     public static int run(String... args) {
-        return Cli.commandLine(new Main()).execute(args);
+        return Cli.commandLine(new Main(), java.util.Arrays.asList(args).contains("--verbose")).execute(args);
     }
 }

@@ -1,21 +1,22 @@
 package io.queuelab.reports.data;
 
+import io.queuelab.core.log.RequestLogReader;
+
 import java.io.IOException;
 import java.nio.file.Path;
 
 /**
  * A {@link RequestSource} over a queuelab request log; times are ns after the log's anchor.
- * (Reads through {@link LogCursor} until generator-core's RequestLogReader reads past the header.)
  */
 public final class QlogRequestSource implements RequestSource {
-    private final LogCursor reader;
+    private final RequestLogReader reader;
 
-    private QlogRequestSource(LogCursor reader) {
+    private QlogRequestSource(RequestLogReader reader) {
         this.reader = reader;
     }
 
     public static QlogRequestSource open(Path file) throws IOException {
-        return new QlogRequestSource(LogCursor.open(file));
+        return new QlogRequestSource(RequestLogReader.open(file));
     }
 
     @Override
