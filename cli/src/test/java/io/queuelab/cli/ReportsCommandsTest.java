@@ -1,13 +1,8 @@
 package io.queuelab.cli;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -22,37 +17,19 @@ class ReportsCommandsTest {
     @TempDir
     Path tmp;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream savedOut;
-    private PrintStream savedErr;
-
-    @BeforeEach
-    void capture() {
-        savedOut = System.out;
-        savedErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(savedOut);
-        System.setErr(savedErr);
-    }
+    private CliTestSupport.Result last;
 
     private int run(String... args) {
-        out.reset();
-        err.reset();
-        return Main.run(args);
+        last = CliTestSupport.run(args);
+        return last.exitCode();
     }
 
     private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
+        return last.out();
     }
 
     private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
+        return last.err();
     }
 
     private Path simulate(String name, String... workload) {

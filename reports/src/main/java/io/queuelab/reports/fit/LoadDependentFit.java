@@ -1,12 +1,9 @@
 package io.queuelab.reports.fit;
 
-import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
-import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.MultivariateJacobianFunction;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
-import org.apache.commons.math3.linear.DiagonalMatrix;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.RealVector;
 import org.apache.commons.math3.util.Pair;
@@ -68,12 +65,6 @@ public final class LoadDependentFit {
         List<Mm1Point> sorted = Mm1Fits.sortedAtLeast(points, latencyFixed ? 2 : 3);
         ModelFit start = Mm1Fits.joint(sorted);
         int n = sorted.size();
-        double[] target = new double[n];
-        double[] weights = new double[n];
-        for (int i = 0; i < n; i++) {
-            target[i] = sorted.get(i).meanResponse();
-            weights[i] = 1 / (target[i] * target[i]);
-        }
         MultivariateJacobianFunction model = params -> {
             RealVector value = new ArrayRealVector(n);
             RealMatrix jacobian = new Array2DRowRealMatrix(n, 3);
@@ -94,22 +85,15 @@ public final class LoadDependentFit {
             }
             return new Pair<>(value, jacobian);
         };
-        LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(new LeastSquaresBuilder()
-                .model(model)
-                .target(target)
-                .weight(new DiagonalMatrix(weights))
-                .start(new double[] {start.value("x"), latencyFixed ? fixedLatency : start.value("l"), 0.01})
-                .parameterValidator(p -> {
+        LeastSquaresOptimizer.Optimum optimum = WeightedLeastSquares.fit(sorted, model,
+                new double[] {start.value("x"), latencyFixed ? fixedLatency : start.value("l"), 0.01}, p -> {
                     p.setEntry(0, Math.max(p.getEntry(0), 1e-12));
                     if (latencyFixed) {
                         p.setEntry(1, fixedLatency);
                     }
                     p.setEntry(2, Math.min(Math.max(p.getEntry(2), 0), 0.999));
                     return p;
-                })
-                .maxEvaluations(10_000)
-                .maxIterations(10_000)
-                .build());
+                });
         double[] best = optimum.getPoint().toArray();
         double[] se = standardErrors(optimum, n, latencyFixed);
         List<Parameter> parameters = List.of(

@@ -1,13 +1,10 @@
 package io.queuelab.reports.fit;
 
 import org.apache.commons.math3.analysis.UnivariateFunction;
-import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
-import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.MultivariateJacobianFunction;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
-import org.apache.commons.math3.linear.DiagonalMatrix;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.RealVector;
 import org.apache.commons.math3.optim.MaxEval;
@@ -98,12 +95,6 @@ public final class Mm1Fits {
         ModelFit start = paper(sorted);
         double lambdaMax = sorted.get(sorted.size() - 1).lambda();
         int n = sorted.size();
-        double[] target = new double[n];
-        double[] weights = new double[n];
-        for (int i = 0; i < n; i++) {
-            target[i] = sorted.get(i).meanResponse();
-            weights[i] = 1 / (target[i] * target[i]);
-        }
         MultivariateJacobianFunction model = params -> {
             double x = params.getEntry(0), l = params.getEntry(1);
             RealVector value = new ArrayRealVector(n);
@@ -117,19 +108,12 @@ public final class Mm1Fits {
             }
             return new Pair<>(value, jacobian);
         };
-        LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(new LeastSquaresBuilder()
-                .model(model)
-                .target(target)
-                .weight(new DiagonalMatrix(weights))
-                .start(new double[] {start.value("x"), start.value("l")})
-                .parameterValidator(p -> {
+        LeastSquaresOptimizer.Optimum optimum = WeightedLeastSquares.fit(sorted, model,
+                new double[] {start.value("x"), start.value("l")}, p -> {
                     // keep every point below saturation and the service time positive
                     p.setEntry(0, Math.min(Math.max(p.getEntry(0), 1e-12), (1 - 1e-9) / lambdaMax));
                     return p;
-                })
-                .maxEvaluations(10_000)
-                .maxIterations(10_000)
-                .build());
+                });
         double x = optimum.getPoint().getEntry(0);
         double l = optimum.getPoint().getEntry(1);
         double[] se = standardErrors(optimum, n, 2);
