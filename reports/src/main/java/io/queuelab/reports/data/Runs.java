@@ -25,7 +25,7 @@ public final class Runs {
                 runs.add(path);
             } else if (Files.isDirectory(path)) {
                 try (Stream<Path> children = Files.list(path)) {
-                    List<Path> inside = children.filter(Runs::isRun).sorted().toList();
+                    List<Path> inside = children.filter(Runs::isRunInSweep).sorted().toList();
                     if (inside.isEmpty()) {
                         throw new IOException("no runs in " + path + " (no " + LogFormat.FILE_NAME + " in it or its subdirectories)");
                     }
@@ -36,6 +36,13 @@ public final class Runs {
             }
         }
         return runs;
+    }
+
+    /** Inside a sweep directory: run directories, and request logs by their extension (not sweep.json). */
+    static boolean isRunInSweep(Path path) {
+        String name = path.getFileName().toString();
+        return Files.isDirectory(path) ? isRun(path)
+                : Files.isRegularFile(path) && (name.endsWith(".qlog") || name.endsWith(".csv") || name.endsWith(".csv.gz"));
     }
 
     static boolean isRun(Path path) {

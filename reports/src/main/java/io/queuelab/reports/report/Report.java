@@ -170,6 +170,10 @@ public final class Report {
                 Map.Entry<String, JsonNode> f = fields.next();
                 flatten(prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey(), f.getValue(), rows);
             }
+        } else if (node.isArray() && node.size() > 0 && node.get(0).isContainerNode()) {
+            for (int i = 0; i < node.size(); i++) {
+                flatten(prefix + "[" + i + "]", node.get(i), rows);
+            }
         } else {
             rows.add(List.of(prefix, node.isTextual() ? node.asText() : node.toString()));
         }
@@ -400,7 +404,7 @@ public final class Report {
                 + "body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}"
                 + "table{border-collapse:collapse;margin:0.5em 0 1em 0;font-size:0.85em}"
                 + "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
-                + "td:first-child,td:last-child{text-align:left}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+                + "td:first-child,td:last-child{text-align:left}td{overflow-wrap:anywhere}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
                 + "figcaption{font-size:0.9em;color:#444}\n</style>\n</head>\n<body>\n<h1>queuelab report</h1>\n"
                 + "<p>Generated " + Instant.now() + " by queuelab reports.</p>\n"
                 + body + "</body>\n</html>\n";

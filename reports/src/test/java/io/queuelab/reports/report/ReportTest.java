@@ -42,6 +42,7 @@ class ReportTest {
             measuredRun(measured.resolve("open-" + rate), table1, Workload.open(rate), 600, seed++);
         }
         SimRuns.writeFor(simulated.resolve("open-25"), table1, Workload.open(25), 15_000, seed++);
+        Files.writeString(measured.resolve("sweep.json"), "{}"); // a sweep's own files are not runs
         for (int n : new int[] {1, 5, 50}) {
             measuredRun(measured.resolve("closed-" + n), table1, Workload.closed(n), n == 1 ? 3000 : 600, seed++);
             SimRuns.writeFor(simulated.resolve("closed-" + n), table1, Workload.closed(n), 600, seed++);
