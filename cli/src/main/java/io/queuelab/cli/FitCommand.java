@@ -7,6 +7,7 @@ import io.queuelab.reports.fit.Fits;
 import io.queuelab.reports.fit.LoadDependentFit;
 import io.queuelab.reports.fit.Mm1Fits;
 import io.queuelab.reports.fit.Mm1Point;
+import io.queuelab.reports.fit.SimulationRefinement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -81,10 +82,25 @@ public final class FitCommand implements Callable<Integer> {
         @Option(names = "--single", required = true, description = "A closed run with one request at a time (E[T_nd]).")
         Path single;
 
+        @Option(names = "--refine", paramLabel = "EVALUATIONS",
+                description = "Then refine T_proc, T_dp and DPB_max by simulation on the open run (minimum Wasserstein-1,"
+                        + " Nelder-Mead, common random numbers) with this many simulations (e.g. 80).")
+        Integer refine;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Seed of the refinement's simulations (default ${DEFAULT-VALUE}).")
+        long seed;
+
         @Override
         public Integer call() throws IOException {
-            DpbFit fit = DpbFit.fit(RunData.read(open), RunData.read(closed), RunData.read(single));
+            if (refine != null && refine < 2) {
+                throw new IllegalArgumentException("--refine needs at least 2 evaluations, got " + refine);
+            }
+            RunData openRun = RunData.read(open);
+            DpbFit fit = DpbFit.fit(openRun, RunData.read(closed), RunData.read(single));
             System.out.print(fit.toTable());
+            if (refine != null) {
+                System.out.print(SimulationRefinement.refineDpb(openRun, fit, refine, seed).toTable());
+            }
             return 0;
         }
     }
