@@ -73,6 +73,13 @@ class ReportsCommandsTest {
         assertTrue(o.contains("within simulation noise"), o);
         assertTrue(o.contains("replications of 20000 requests by model-sim"), o);
 
+        // trace-driven: the model simulated on the measured run's own arrival instants
+        Path trace = tmp.resolve("trace");
+        assertEquals(0, run("simulate", "--model", "mm1", "--service", "exp:0.01", "--trace", measured.toString(),
+                "--replications", "1", "--out", trace.toString()), stderr());
+        assertEquals(0, run("compare", measured.toString(), trace.toString()), stderr());
+        assertTrue(stdout().contains("by model-sim") && stdout().contains("(mm1, open)"), stdout());
+
         Path html = tmp.resolve("report.html");
         assertEquals(0, run("report", measured.toString(), simulated.toString(), "--out", html.toString()), stderr());
         assertEquals(html.toString(), stdout().trim());

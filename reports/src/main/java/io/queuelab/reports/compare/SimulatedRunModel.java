@@ -35,6 +35,8 @@ public record SimulatedRunModel(Model model, Workload workload) {
             JsonNode w = section.path("workload");
             Workload workload = switch (w.path("mode").asText("")) {
                 case "open" -> Workload.open(w.path("lambda").asDouble());
+                // a trace-driven run is replicated as Poisson arrivals at the trace's rate
+                case "trace" -> w.path("rate").isNumber() ? Workload.open(w.path("rate").asDouble()) : null;
                 case "closed" -> w.path("thinkTime").isObject()
                         ? Workload.closed(w.path("jobs").asInt(), distribution(w.path("thinkTime")))
                         : Workload.closed(w.path("jobs").asInt());
