@@ -87,6 +87,32 @@ class ReportsCommandsTest {
     }
 
     @Test
+    void measuredSweepsOfTheInProcessMm1ServerAreFittedAndReported() throws java.io.IOException {
+        Path open = tmp.resolve("open-sweep");
+        assertEquals(0, run("sweep", "--backend", "mm1", "--mu", "200", "--rates", "20,80,140", "--duration", "4s",
+                "--warmup", "1s", "--out", open.toString()), stderr());
+        Path closed = tmp.resolve("closed-sweep");
+        assertEquals(0, run("sweep", "--backend", "mm1", "--mu", "200", "--closed", "1,4", "--duration", "3s",
+                "--warmup", "1s", "--out", closed.toString()), stderr());
+        assertEquals(0, run("fit", "mm1", open.toString()), stderr());
+        String o = stdout();
+        Matcher mu = Pattern.compile("mu\\s+([0-9.]+)\\s+\\+- ([0-9.e-]+)").matcher(o);
+        assertTrue(mu.find(), o);
+        double value = Double.parseDouble(mu.group(1));
+        double error = Double.parseDouble(mu.group(2));
+        // a real pipeline on a loaded machine: finite parameters with standard errors, near the server's mu
+        assertTrue(value > 100 && value < 300 && error > 0 && Double.isFinite(error), o);
+        assertTrue(o.contains("rate-140") && o.contains("residual"), o);
+
+        Path html = tmp.resolve("measured.html");
+        assertEquals(0, run("report", open.toString(), closed.toString(), "--out", html.toString()), stderr());
+        String report = Files.readString(html);
+        assertTrue(report.contains("id=\"n-t\"") && report.contains("id=\"mean-response-vs-rate\""), "charts");
+        assertTrue(report.contains("closed N=4"), "runs table");
+        assertTrue(report.contains("lagP99Nanos") && report.contains("<td>verdict</td>"), "self-check of measured runs");
+    }
+
+    @Test
     void badInputIsOneLineAndExitCode2() throws java.io.IOException {
         Path missing = tmp.resolve("missing");
         assertEquals(2, run("fit", "mm1", missing.toString()));
