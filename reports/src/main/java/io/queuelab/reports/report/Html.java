@@ -41,8 +41,26 @@ final class Html {
         return this;
     }
 
+    private final java.util.List<String> headings = new java.util.ArrayList<>();
+
+    /** A section heading with an anchor (listed by {@link #contents()}). */
     Html heading(String text) {
-        return element("h2", text);
+        headings.add(text);
+        out.append("<h2 id=\"").append(anchor(text)).append("\">").append(escape(text)).append("</h2>\n");
+        return this;
+    }
+
+    static String anchor(String text) {
+        return text.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+    }
+
+    /** A list of links to the sections. */
+    String contents() {
+        StringBuilder b = new StringBuilder("<ul class=\"contents\">\n");
+        for (String h : headings) {
+            b.append("<li><a href=\"#").append(anchor(h)).append("\">").append(escape(h)).append("</a></li>\n");
+        }
+        return b.append("</ul>\n").toString();
     }
 
     Html paragraph(String text) {

@@ -395,7 +395,7 @@ public final class Report {
     }
 
     private static String slug(String name) {
-        return name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+        return Html.anchor(name);
     }
 
     private String page() {
@@ -407,6 +407,6 @@ public final class Report {
                 + "td:first-child,td:last-child{text-align:left}td{overflow-wrap:anywhere}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
                 + "figcaption{font-size:0.9em;color:#444}\n</style>\n</head>\n<body>\n<h1>queuelab report</h1>\n"
                 + "<p>Generated " + Instant.now() + " by queuelab reports.</p>\n"
-                + body + "</body>\n</html>\n";
+                + body.contents() + body + "</body>\n</html>\n";
     }
 }
