@@ -2,8 +2,6 @@ package io.queuelab.cli;
 
 import picocli.CommandLine;
 
-import java.util.Arrays;
-
 /**
  * Shared command-line behaviour: every failure is one line on stderr and exit code 2; with
  * {@code --verbose} anywhere on the line the stack trace follows.
@@ -14,19 +12,20 @@ public final class Cli {
     private Cli() {
     }
 
-    static CommandLine commandLine(Object command) {
+    static CommandLine commandLine(Object command, boolean verbose) {
         CommandLine cl = new CommandLine(command);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            boolean verbose = Arrays.asList(parseResult.originalArgs()).contains("--verbose");
             commandLine.getErr().println("queuelab: " + oneLine(ex));
             if (verbose) {
                 ex.printStackTrace(commandLine.getErr());
             }
+            commandLine.getErr().flush();
             return EXIT_BAD_INPUT;
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("queuelab: " + ex.getMessage() + " (see '" + c.getCommandSpec().qualifiedName() + " --help')");
+            c.getErr().flush();
             return EXIT_BAD_INPUT;
         });
         return cl;

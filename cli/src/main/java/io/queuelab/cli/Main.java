@@ -11,7 +11,12 @@ import picocli.CommandLine.Command;
         description = "Open-loop load for database servers, checked against queueing models.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                ExportCommand.class,
+                LoadCommand.class,
+                ReadSpeedCommand.class,
+                RunCommand.class,
                 SimulateCommand.class,
+                SummaryCommand.class,
         })
 public final class Main {
 
@@ -25,6 +30,6 @@ public final class Main {
 
     /** Runs the command line and returns the exit code (0 ok, 2 bad input or failure). */
     public static int run(String... args) {
-        return Cli.commandLine(new Main()).execute(args);
+        return Cli.commandLine(new Main(), java.util.Arrays.asList(args).contains("--verbose")).execute(args);
     }
 }

@@ -110,7 +110,6 @@ public final class RequestLogReader implements Closeable {
     }
 
     private boolean nextChunk() throws IOException {
-        buf.position(recordPos);
         while (true) {
             if (!ensure(LogFormat.CHUNK_OVERHEAD - 4)) {
                 markTruncated();

@@ -1,0 +1,72 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.backend.Backend;
+import io.queuelab.core.inprocess.MM1Backend;
+import io.queuelab.core.inprocess.NoopBackend;
+import io.queuelab.core.run.RunCompanion;
+import io.queuelab.jdbc.ServerStatusSampler;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Which backend a run drives, and that backend's own options. {@code jdbc} (the default) is
+ * MariaDB/MySQL, an embedded MariaDB unless {@code --jdbc-url} names a server. In-process backends
+ * test the instrument itself: {@code noop} completes at once (the generator's own cost),
+ * {@code mm1} is an emulated M/M/1 server with service rate {@code --mu}; each has an
+ * {@code -async} variant. Closing this stops whatever server it started.
+ */
+public final class BackendOptions implements AutoCloseable {
+    static final List<String> NAMES = List.of("jdbc", "noop", "noop-async", "mm1", "mm1-async");
+
+    @Option(names = "--backend", defaultValue = "jdbc",
+            description = "System under test: jdbc (MariaDB/MySQL), noop, noop-async, mm1, mm1-async (default ${DEFAULT-VALUE}).")
+    String backend;
+
+    @Option(names = "--mu", defaultValue = "200", description = "Service rate per second of the mm1 backends (default ${DEFAULT-VALUE}).")
+    double mu;
+
+    @Mixin
+    JdbcOptions jdbc = new JdbcOptions();
+
+    /** Opens the chosen backend; the caller closes it (and then this). */
+    public Backend open(long seed) throws Exception {
+        return switch (backend) {
+            case "jdbc" -> jdbc.openBackend();
+            case "noop" -> NoopBackend.sync();
+            case "noop-async" -> NoopBackend.async();
+            case "mm1" -> MM1Backend.sync(mu, seed);
+            case "mm1-async" -> MM1Backend.async(mu, seed);
+            default -> throw new IllegalArgumentException("unknown backend '" + backend + "' (known: " + String.join(", ", NAMES) + ")");
+        };
+    }
+
+    /** What runs beside the load: server telemetry for jdbc when asked for. */
+    public RunCompanion companion() {
+        if (!backend.equals("jdbc")) {
+            return RunCompanion.NONE;
+        }
+        return dir -> {
+            Optional<ServerStatusSampler> sampler = jdbc.startTelemetry(dir);
+            return sampler.isPresent() ? sampler.get() : () -> { };
+        };
+    }
+
+    Map<String, Object> settings() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("backend", backend);
+        if (backend.startsWith("mm1")) {
+            m.put("mu", mu);
+        }
+        return m;
+    }
+
+    @Override
+    public void close() throws Exception {
+        jdbc.close();
+    }
+}

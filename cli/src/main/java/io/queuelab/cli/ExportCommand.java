@@ -1,0 +1,80 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.summary.CsvExport;
+import io.queuelab.core.summary.HlogExport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code queuelab export}: a run's request log as CSV, and as HdrHistogram interval logs. */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = "Export a run's request log as CSV (one row a request) and/or HdrHistogram interval logs (.hlog) per operation.")
+public final class ExportCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "RUN_DIR", description = "A run directory.")
+    Path dir;
+
+    @Option(names = "--csv", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
+            description = "Write CSV to FILE (default: standard output).")
+    String csv;
+
+    @Option(names = "--hlog", paramLabel = "DIR", arity = "0..1", fallbackValue = "",
+            description = "Write <operation>.hlog files into DIR (default: the run directory).")
+    String hlog;
+
+    @Option(names = "--interval", converter = DurationConverter.class, defaultValue = "1s",
+            description = "Interval of the .hlog histograms (default ${DEFAULT-VALUE}).")
+    Duration interval;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        if (csv == null && hlog == null) {
+            throw new IllegalArgumentException("say what to export: --csv [FILE] and/or --hlog [DIR]");
+        }
+        RunDirectory run = RunDirectory.open(dir);
+        if (csv != null) {
+            try (RequestLogReader reader = run.openLog()) {
+                if (csv.equals("-")) {
+                    Writer w = spec.commandLine().getOut();
+                    CsvExport.write(reader, w);
+                } else {
+                    Path file = Path.of(csv);
+                    Path tmp = file.resolveSibling(file.getFileName() + ".part");
+                    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW)) {
+                        long rows = CsvExport.write(reader, w);
+                        spec.commandLine().getErr().println("wrote " + rows + " rows to " + file);
+                    } catch (IOException | RuntimeException e) {
+                        Files.deleteIfExists(tmp);
+                        throw e;
+                    }
+                    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        if (hlog != null) {
+            Path target = hlog.isEmpty() ? run.path() : Path.of(hlog);
+            Files.createDirectories(target);
+            try (RequestLogReader reader = run.openLog()) {
+                List<Path> files = HlogExport.write(reader, target, interval.toNanos());
+                spec.commandLine().getErr().println("wrote " + files);
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,162 @@
+package io.queuelab.cli;
+
+import io.queuelab.jdbc.JdbcBackend;
+import io.queuelab.jdbc.JdbcEnvironment;
+import io.queuelab.jdbc.ServerStatusSampler;
+import io.queuelab.jdbc.WisconsinRelation;
+import io.queuelab.jdbc.Workload;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * picocli mixin for commands that run the JDBC backend ({@code queuelab run --backend jdbc},
+ * {@code queuelab demo}): the server ({@link JdbcConnectionOptions}: --jdbc-url, --user,
+ * --password-env, --password-file, --embedded-dir, --server-arg), the workload (--operation
+ * select|update|mix with --read-ratio and --table, or --workload FILE), --request-timeout and
+ * --telemetry-interval.
+ *
+ * <p>Use:
+ * <pre>{@code
+ * @Mixin JdbcOptions jdbc;
+ * ...
+ * try (jdbc) {                                   // stops the embedded server at the end
+ *     JdbcBackend backend = jdbc.openBackend();  // starts the embedded DB first when there is no --jdbc-url
+ *     Optional<ServerStatusSampler> telemetry = jdbc.startTelemetry(runDir);
+ *     ... run ... (close the backend, then the telemetry)
+ * }
+ * }</pre>
+ * {@link #environment()} gives the server itself (e.g. for {@code WisconsinLoader} in the demo);
+ * it is started once and reused by every later call. All option errors are one-line
+ * {@link IllegalArgumentException}s; an unreachable server, a wrong password, an unknown table
+ * or a statement that does not prepare are one-line {@link SQLException}s.
+ */
+public final class JdbcOptions implements AutoCloseable {
+
+    @Mixin
+    JdbcConnectionOptions connection = new JdbcConnectionOptions();
+
+    @Option(names = "--operation", paramLabel = "select|update|mix",
+            description = "Built-in Wisconsin workload: select (E1: SELECT unique3 WHERE unique2=?), update (seed 004: "
+                    + "UPDATE SET unique3=? WHERE unique1=?) or mix (with --read-ratio). Default: select.")
+    String operation;
+
+    @Option(names = "--read-ratio", paramLabel = "R", description = "Fraction of SELECTs in --operation mix (default 0.5).")
+    Double readRatio;
+
+    @Option(names = "--table", paramLabel = "NAME", description = "Wisconsin table of the built-in workloads (default: wisc).")
+    String table;
+
+    @Option(names = "--workload", paramLabel = "FILE",
+            description = "JSON workload file: named statements with ? parameters, a generator per parameter "
+                    + "(uniform(lo, hi), zipfian(n, theta), sequential(lo, hi)) and a weight per statement.")
+    Path workloadFile;
+
+    @Option(names = "--request-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "A request waiting longer for the server fails as 'timeout' (default 30s; 0 = never).")
+    Duration requestTimeout = Duration.ofSeconds(30);
+
+    @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Sample SHOW GLOBAL STATUS into the run directory at this interval, e.g. 1s (default: off).")
+    Duration telemetryInterval;
+
+    private JdbcEnvironment environment;
+
+    /** The server, started (embedded) or checked on first use and reused afterwards. */
+    public synchronized JdbcEnvironment environment() throws IOException {
+        if (environment == null) {
+            validate();
+            environment = connection.open();
+        }
+        return environment;
+    }
+
+    /** The workload the options describe, sized to the loaded table for the built-in ones. */
+    public Workload workload() throws IOException, SQLException {
+        validate();
+        if (workloadFile != null) {
+            return Workload.read(workloadFile);
+        }
+        return environment().wisconsinWorkload(table == null ? WisconsinRelation.DEFAULT_TABLE : table,
+                operation == null ? Workload.SELECT : operation.toLowerCase(Locale.ROOT), readRatio == null ? 0.5 : readRatio);
+    }
+
+    /** A new backend for the workload; the caller closes it. */
+    public JdbcBackend openBackend() throws IOException, SQLException {
+        Workload workload = workload();
+        return environment().openBackend(workload, requestTimeout);
+    }
+
+    /**
+     * Starts server telemetry into {@code runDir/}{@value ServerStatusSampler#FILE_NAME} when
+     * --telemetry-interval was given; the caller closes the sampler at the end of the run.
+     */
+    public Optional<ServerStatusSampler> startTelemetry(Path runDir) throws IOException, SQLException {
+        if (telemetryInterval == null) {
+            return Optional.empty();
+        }
+        ServerStatusSampler sampler = new ServerStatusSampler(environment().target());
+        sampler.start(runDir.resolve(ServerStatusSampler.FILE_NAME), telemetryInterval);
+        return Optional.of(sampler);
+    }
+
+    /** Stops the embedded server if this object started one. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (environment != null) {
+            environment.close();
+            environment = null;
+        }
+    }
+
+    private void validate() {
+        if (workloadFile != null && (operation != null || readRatio != null || table != null)) {
+            throw new IllegalArgumentException("--workload replaces --operation, --read-ratio and --table; give one or the other");
+        }
+        if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix")) {
+            throw new IllegalArgumentException("--operation must be select, update or mix, not '" + operation + "'");
+        }
+        if (readRatio != null && (!(readRatio >= 0 && readRatio <= 1) || operation == null || !operation.equalsIgnoreCase("mix"))) {
+            throw new IllegalArgumentException("--read-ratio needs --operation mix and a value in [0, 1]");
+        }
+        if (requestTimeout.isNegative()) {
+            throw new IllegalArgumentException("--request-timeout must not be negative");
+        }
+        if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
+            throw new IllegalArgumentException("--telemetry-interval must be positive");
+        }
+    }
+
+    /** Durations as 250ms, 1s, 2.5s, 5m, 1h, or ISO-8601 (PT1S). */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            try {
+                if (v.startsWith("pt")) {
+                    return Duration.parse(v.toUpperCase(Locale.ROOT));
+                }
+                if (v.equals("0")) {
+                    return Duration.ZERO;
+                }
+                String[][] units = {{"ms", "1"}, {"s", "1000"}, {"m", "60000"}, {"h", "3600000"}};
+                for (String[] unit : units) {
+                    if (v.endsWith(unit[0])) {
+                        double amount = Double.parseDouble(v.substring(0, v.length() - unit[0].length()));
+                        return Duration.ofNanos(Math.round(amount * Long.parseLong(unit[1]) * 1_000_000));
+                    }
+                }
+            } catch (RuntimeException e) {
+                // fall through to the one-line error below
+            }
+            throw new IllegalArgumentException("'" + value + "' is not a duration (e.g. 250ms, 1s, 5m)");
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.queuelab.cli;
+
+import io.queuelab.jdbc.JdbcEnvironment;
+import io.queuelab.jdbc.WisconsinLoader;
+import io.queuelab.jdbc.WisconsinRelation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code queuelab load}: creates and fills a benchmark relation on the embedded or a given server. */
+@Command(name = "load", mixinStandardHelpOptions = true,
+        description = {"Create and fill a benchmark relation (the scalable Wisconsin relation of seeds 001/004).",
+                "The table is filled under a scratch name and renamed into place when complete; an existing table of the name is replaced."})
+public final class LoadCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    JdbcConnectionOptions connection = new JdbcConnectionOptions();
+
+    @Option(names = "--relation", required = true, paramLabel = "wisc", description = "The relation to load: wisc.")
+    String relation;
+
+    @Option(names = "--tuples", required = true, paramLabel = "N", description = "Number of tuples (1 to 2147483647).")
+    long tuples;
+
+    @Option(names = "--engine", paramLabel = "InnoDB|MyISAM", description = "Storage engine (default InnoDB).")
+    String engine = "InnoDB";
+
+    @Option(names = "--table", paramLabel = "NAME", description = "Table name (default: the relation's name, wisc).")
+    String table;
+
+    @Option(names = "--seed", paramLabel = "S", description = "Seed of unique1's random permutation (default 1).")
+    long seed = 1;
+
+    @Option(names = "--method", paramLabel = "auto|infile|insert",
+            description = "LOAD DATA LOCAL from a stream, multi-row INSERTs, or auto (infile where the server allows it).")
+    String method = "auto";
+
+    @Override
+    public Integer call() throws Exception {
+        if (!relation.equals("wisc")) {
+            throw new IllegalArgumentException("unknown relation '" + relation + "' (expected wisc)");
+        }
+        if (tuples < 1 || tuples > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--tuples must be between 1 and " + Integer.MAX_VALUE + ": " + tuples);
+        }
+        WisconsinRelation.Engine storage = WisconsinRelation.Engine.parse(engine);
+        WisconsinRelation wisc = new WisconsinRelation(table == null ? WisconsinRelation.DEFAULT_TABLE : table, (int) tuples, seed);
+        WisconsinLoader.Method chosen = switch (method.toLowerCase(Locale.ROOT)) {
+            case "auto" -> null;
+            case "infile" -> WisconsinLoader.Method.LOCAL_INFILE;
+            case "insert" -> WisconsinLoader.Method.MULTI_ROW_INSERT;
+            default -> throw new IllegalArgumentException("--method must be auto, infile or insert, not '" + method + "'");
+        };
+        try (JdbcEnvironment db = connection.open()) {
+            WisconsinLoader loader = new WisconsinLoader(db.target());
+            WisconsinLoader.Result r = chosen == null ? loader.load(wisc, storage) : loader.load(wisc, storage, chosen);
+            spec.commandLine().getOut().printf(Locale.ROOT,
+                    "loaded %d tuples into %s (%s) at %s in %.1f s (fill %.1f s by %s, unique1 index %.1f s)%n",
+                    wisc.tuples(), wisc.table(), storage.sqlName(), db.target().redactedUrl(),
+                    r.total().toNanos() / 1e9, r.fill().toNanos() / 1e9, r.method(), r.index().toNanos() / 1e9);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,110 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.backend.Backend;
+import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunCompanion;
+import io.queuelab.core.run.RunConfig;
+import io.queuelab.core.run.RunResult;
+import io.queuelab.core.summary.RunSummary;
+import io.queuelab.core.summary.SummaryText;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code queuelab run}: one run of a load against a backend, leaving a run directory and printing its summary. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Apply an open-loop (Poisson or constant) or closed-loop load to a backend and log every request.")
+public final class RunCommand implements Callable<Integer> {
+    @Mixin
+    LoadOptions load;
+
+    @Mixin
+    GeneratorOptions generator;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Run directory to create (must not exist); default runs/run-<time>.")
+    Path out;
+
+    @Option(names = "--strict", description = "Exit with code 1 when the self-check fails.")
+    boolean strict;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Path dir = out != null ? out : defaultRunDir("run");
+        RunConfig config = generator.config(load.plan(), dir);
+        Map<String, Object> settings = new LinkedHashMap<>(load.settings());
+        settings.putAll(generator.settings());
+        settings.putAll(backend.settings());
+        RunResult result;
+        try (BackendOptions server = backend; Backend b = server.open(config.seed())) {
+            result = execute(config, b, settings, spec.commandLine().getOut(), server.companion());
+        }
+        return strict && !result.selfCheck().keptUp() ? 1 : 0;
+    }
+
+    /** Runs and prints the run's summary; shared by every command that runs a load. */
+    static RunResult execute(RunConfig config, Backend backend, Map<String, Object> settings, java.io.PrintWriter out,
+                             RunCompanion companion) throws Exception {
+        out.println("run " + config.outputDir() + ": " + describe(config));
+        out.flush();
+        PrintStream progress = new PrintStream(new WriterOutputStream(out), true);
+        RunResult result = LoadRun.execute(config, backend, settings, progress, companion);
+        RunDirectory dir = result.directory();
+        out.print(SummaryText.render(RunSummary.of(dir), dir.manifest()));
+        out.flush();
+        return result;
+    }
+
+    static String describe(RunConfig config) {
+        StringBuilder b = new StringBuilder();
+        config.plan().phases().forEach(p -> b.append(b.length() == 0 ? "" : ", ")
+                .append(p.closedLoop() ? "N=" + p.concurrency() : String.format(java.util.Locale.ROOT, "%.2f/s", p.rate()))
+                .append(" for ").append(p.duration().toNanos() / 1e9).append("s").append(p.warmup() ? " (warm-up)" : ""));
+        return b.toString();
+    }
+
+    static Path defaultRunDir(String prefix) {
+        return Path.of("runs", prefix + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
+    }
+
+    /** Progress lines go to the command's own output writer. */
+    private static final class WriterOutputStream extends java.io.OutputStream {
+        private final java.io.PrintWriter out;
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+        WriterOutputStream(java.io.PrintWriter out) {
+            this.out = out;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            line.write(b);
+            if (b == '\n') {
+                flush();
+            }
+        }
+
+        @Override
+        public synchronized void flush() {
+            out.print(line.toString(java.nio.charset.StandardCharsets.UTF_8));
+            out.flush();
+            line.reset();
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.log.Manifest;
+import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.summary.RunSummary;
+import io.queuelab.core.summary.SummaryText;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code queuelab summary}: counts, rate, latency percentiles and the self-check of a run directory. */
+@Command(name = "summary", mixinStandardHelpOptions = true,
+        description = "Summarise a run directory: counts, rate, mean and p50/p90/p99/p99.9/max of response, service and queue time, and the self-check.")
+public final class SummaryCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "RUN_DIR", description = "A run directory.")
+    Path dir;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        RunDirectory run = RunDirectory.open(dir);
+        Manifest manifest = Files.exists(run.manifestFile()) ? run.manifest() : null;
+        spec.commandLine().getOut().print(SummaryText.render(RunSummary.of(run), manifest));
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+}

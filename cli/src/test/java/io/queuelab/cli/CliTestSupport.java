@@ -1,0 +1,31 @@
+package io.queuelab.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs the queuelab command line in-process and captures what it prints. */
+public final class CliTestSupport {
+    private CliTestSupport() {
+    }
+
+    /** The exit code, standard output and standard error of one command line. */
+    public record Result(int exitCode, String out, String err) {
+    }
+
+    public static synchronized Result run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = Main.run(args);
+            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+}

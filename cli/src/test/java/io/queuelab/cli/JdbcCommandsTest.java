@@ -1,0 +1,107 @@
+package io.queuelab.cli;
+
+import io.queuelab.jdbc.JdbcBackend;
+import io.queuelab.jdbc.JdbcSession;
+import io.queuelab.jdbc.ServerStatusSampler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code queuelab load} and the {@link JdbcOptions} mixin against the embedded MariaDB and bad input. */
+class JdbcCommandsTest {
+    static final String EMBEDDED_DIR = Path.of("target", "cli-test-mariadb").toString();
+
+    record Outcome(int exitCode, String out, String err) {
+    }
+
+    static Outcome run(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            int code = Main.run(args);
+            return new Outcome(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    static void assertOneLineError(Outcome outcome, String expected) {
+        assertEquals(2, outcome.exitCode(), outcome.toString());
+        assertTrue(outcome.err().startsWith("queuelab: ") && outcome.err().strip().lines().count() == 1, outcome.err());
+        assertTrue(outcome.err().contains(expected), outcome.err());
+    }
+
+    @Test
+    void loadFillsTheEmbeddedDatabaseAndTheBackendRunsOnIt(@TempDir Path runDir) throws Exception {
+        Outcome load = run("load", "--relation", "wisc", "--tuples", "5000", "--engine", "MyISAM", "--embedded-dir", EMBEDDED_DIR,
+                "--server-arg=--innodb-buffer-pool-size=32M");
+        assertEquals(0, load.exitCode(), load.toString());
+        assertTrue(load.out().startsWith("loaded 5000 tuples into wisc (MyISAM) at jdbc:mysql://127.0.0.1:"), load.out());
+
+        JdbcOptions jdbc = new JdbcOptions();
+        new CommandLine(jdbc).parseArgs("--embedded-dir", EMBEDDED_DIR, "--operation", "update", "--telemetry-interval", "100ms");
+        try (jdbc) {
+            try (JdbcBackend backend = jdbc.openBackend()) {
+                Optional<ServerStatusSampler> telemetry = jdbc.startTelemetry(runDir);
+                assertTrue(telemetry.isPresent());
+                try (ServerStatusSampler sampler = telemetry.get(); JdbcSession session = backend.openSession(0, 3)) {
+                    for (int i = 0; i < 100; i++) {
+                        session.execute(0);
+                        assertEquals(1, session.lastRowCount());
+                    }
+                }
+                Map<String, Object> d = backend.describe();
+                assertEquals("update", ((Map<?, ?>) d.get("workload")).get("name"));
+                assertTrue(d.get("tables").toString().contains("engine=MyISAM"), d.toString());
+                assertFalse(d.toString().toLowerCase().contains("password="), d.toString());
+            }
+            assertTrue(Files.readAllLines(runDir.resolve(ServerStatusSampler.FILE_NAME)).size() >= 2);
+            assertTrue(jdbc.environment().embeddedServer().orElseThrow().isRunning());
+        }
+    }
+
+    @Test
+    void badInputIsOneLineAndExitCodeTwo(@TempDir Path dir) throws Exception {
+        assertOneLineError(run("load", "--relation", "tpcc", "--tuples", "10"), "unknown relation 'tpcc'");
+        assertOneLineError(run("load", "--relation", "wisc", "--tuples", "0"), "--tuples must be between 1");
+        assertOneLineError(run("load", "--relation", "wisc", "--tuples", "9", "--engine", "Aria"), "unknown storage engine 'Aria'");
+        assertOneLineError(run("load", "--relation", "wisc", "--tuples", "9", "--jdbc-url", "jdbc:mysql://127.0.0.1:1/x"),
+                "cannot reach the database at jdbc:mysql://127.0.0.1:1/x");
+        assertOneLineError(run("load", "--relation", "wisc", "--tuples", "9", "--jdbc-url", "jdbc:mysql://127.0.0.1:1/x",
+                "--password-env", "QUEUELAB_TEST_SURELY_UNSET"), "environment variable QUEUELAB_TEST_SURELY_UNSET");
+        assertOneLineError(run("load", "--relation", "wisc", "--tuples", "9", "--password-file", "pw.txt"), "need --jdbc-url");
+        assertOneLineError(run("load", "--relation", "wisc", "--tuples", "9", "--jdbc-url", "jdbc:mysql://127.0.0.1:1/x",
+                "--server-arg=--skip-log-bin"), "apply only to the embedded MariaDB");
+        assertOneLineError(run("load", "--relation", "wisc", "--tuples", "9", "--password", "x"), "Unknown option");
+
+        Path workload = dir.resolve("bad.json");
+        Files.writeString(workload, "{\"statements\": [{\"name\": \"a\", \"sql\": \"SELECT ?\"}]}");
+        JdbcOptions jdbc = new JdbcOptions();
+        new CommandLine(jdbc).parseArgs("--workload", workload.toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, jdbc::workload);
+        assertTrue(e.getMessage().contains("1 ? placeholder(s) but 0"), e.getMessage());
+        JdbcOptions both = new JdbcOptions();
+        new CommandLine(both).parseArgs("--workload", workload.toString(), "--operation", "select");
+        assertThrows(IllegalArgumentException.class, both::workload);
+        assertThrows(CommandLine.ParameterException.class,
+                () -> new CommandLine(new JdbcOptions()).parseArgs("--telemetry-interval", "soon"));
+    }
+}

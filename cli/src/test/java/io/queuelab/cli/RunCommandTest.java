@@ -1,0 +1,108 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.log.Manifest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RunCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void runSummaryAndExportWorkEndToEnd() throws Exception {
+        Path run = dir.resolve("run");
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "mm1-async", "--mu", "1000", "--rate", "200",
+                "--duration", "2s", "--warmup", "500ms", "--report-interval", "1s", "--seed", "9", "--out", run.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("target 200.0/s"), "a progress line: " + r.out());
+        assertTrue(r.out().contains("verdict:"), r.out());
+        Manifest m = Manifest.read(run);
+        assertTrue(m.complete());
+        assertEquals(9, m.root().path("settings").path("baseSeed").asLong());
+        assertEquals("mm1-async", m.root().path("settings").path("backend").asText());
+        assertEquals("async", m.root().path("backend").path("kind").asText());
+
+        CliTestSupport.Result summary = CliTestSupport.run("summary", run.toString());
+        assertEquals(0, summary.exitCode(), summary.err());
+        assertTrue(summary.out().contains("response") && summary.out().contains("self-check"), summary.out());
+
+        Path csv = dir.resolve("run.csv");
+        assertEquals(0, CliTestSupport.run("export", run.toString(), "--csv", csv.toString(), "--hlog", dir.resolve("h").toString()).exitCode());
+        List<String> lines = Files.readAllLines(csv);
+        assertTrue(lines.get(0).startsWith("node,worker,operation,outcome"));
+        long logged = m.root().path("totals").path("scheduled").asLong();
+        assertEquals(logged + 1, lines.size(), "one row a request");
+        // HdrHistogram's own reader (what HistogramLogProcessor uses) reads every ok, non-warm-up request back
+        long inHlog = 0;
+        try (org.HdrHistogram.HistogramLogReader hlog = new org.HdrHistogram.HistogramLogReader(dir.resolve("h").resolve("mm1.hlog").toFile())) {
+            for (org.HdrHistogram.EncodableHistogram h; (h = hlog.nextIntervalHistogram()) != null; ) {
+                inHlog += ((org.HdrHistogram.Histogram) h).getTotalCount();
+            }
+        }
+        long okOutsideWarmup = lines.stream().skip(1).filter(l -> l.contains(",ok,") && l.split(",")[5].equals("0")).count();
+        assertEquals(okOutsideWarmup, inHlog);
+        assertTrue(inHlog > 300, "requests in the hlog: " + inHlog);
+    }
+
+    @Test
+    void badInputGivesOneLineAndExitCode2() throws Exception {
+        Path existing = Files.createDirectory(dir.resolve("exists"));
+        String[][] cases = {
+                {"run", "--rate", "-5", "--out", dir.resolve("a").toString()},
+                {"run", "--rate", "0", "--out", dir.resolve("a").toString()},
+                {"run", "--closed", "0", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "nosuch", "--rate", "5", "--out", dir.resolve("a").toString()},
+                {"run", "--rate", "5", "--duration", "1s", "--out", existing.toString()},
+                {"run", "--rate", "five"},
+                {"run", "--rate", "5", "--node-index", "3", "--node-count", "2", "--out", dir.resolve("a").toString()},
+                {"run", "--rate", "5", "--start-at", "tomorrow", "--out", dir.resolve("a").toString()},
+                {"summary", dir.resolve("missing").toString()},
+                {"summary", existing.toString()},
+                {"export", dir.resolve("missing").toString(), "--csv"},
+        };
+        for (String[] args : cases) {
+            CliTestSupport.Result r = CliTestSupport.run(args);
+            String what = String.join(" ", args);
+            assertEquals(2, r.exitCode(), what + " -> " + r.err());
+            String err = r.err().strip();
+            assertTrue(err.startsWith("queuelab: "), what + " -> " + err);
+            assertFalse(err.contains("\n"), "one line: " + err);
+            assertFalse(err.contains("Exception"), "no stack trace or exception name: " + err);
+        }
+        assertFalse(Files.exists(dir.resolve("a")), "no run directory is left by refused input");
+    }
+
+    @Test
+    void aForeignLogIsRefusedInOneLine() throws Exception {
+        Path run = Files.createDirectory(dir.resolve("foreign"));
+        Files.writeString(run.resolve("requests.qlog"), "garbage garbage garbage garbage");
+        CliTestSupport.Result r = CliTestSupport.run("summary", run.toString());
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("not a queuelab request log"), r.err());
+    }
+
+    @Test
+    void verboseAddsTheStackTrace() {
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "nosuch", "--rate", "5", "--verbose",
+                "--out", dir.resolve("v").toString());
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("\tat "), r.err());
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String command : new String[] {"run", "summary", "export"}) {
+            CliTestSupport.Result r = CliTestSupport.run(command, "--help");
+            assertEquals(0, r.exitCode());
+            assertTrue(r.out().contains("Usage: queuelab " + command), r.out());
+        }
+    }
+}

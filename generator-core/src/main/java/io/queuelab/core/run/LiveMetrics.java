@@ -1,0 +1,99 @@
+package io.queuelab.core.run;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Snapshot;
+import io.queuelab.core.log.LogFormat;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * The run's live metrics in a Dropwizard {@link MetricRegistry}: counters of completions, errors
+ * and drops, gauges of requests in flight and queued, and the response time (from the intended
+ * instant) in an HdrHistogram-backed histogram, so interval percentiles are exact. Only the logger
+ * thread updates them; a reporter prints one progress line per interval.
+ */
+public final class LiveMetrics {
+    private final MetricRegistry registry = new MetricRegistry();
+    private final Counter completed = registry.counter("requests.ok");
+    private final Counter errors = registry.counter("requests.errors");
+    private final Counter dropped = registry.counter("requests.dropped");
+    private final Histogram response = registry.register("response.ns", new Histogram(new HdrHistogramReservoir()));
+    private ScheduledExecutorService reporter;
+
+    public MetricRegistry registry() {
+        return registry;
+    }
+
+    void logged(Request r, int outcome) {
+        if (outcome == LogFormat.OK) {
+            completed.inc();
+            response.update(r.completed - r.intended);
+        } else if (outcome == LogFormat.DROPPED) {
+            dropped.inc();
+        } else if (outcome >= LogFormat.FIRST_ERROR) {
+            errors.inc();
+        }
+    }
+
+    void gauges(IntSupplier inFlight, IntSupplier queued) {
+        registry.register("requests.inFlight", (Gauge<Integer>) inFlight::getAsInt);
+        registry.register("queue.length", (Gauge<Integer>) queued::getAsInt);
+    }
+
+    /**
+     * Starts a progress line every {@code intervalNanos}: elapsed time, target and achieved rate,
+     * in flight, queue length, interval p50/p99 of response time, errors and dropped. On a terminal
+     * a progress bar leads the line.
+     *
+     * @param elapsedNanos ns since the schedule started
+     * @param targetRate   the current phase's target rate (0 in a closed run)
+     */
+    void startReporter(PrintStream out, long intervalNanos, long totalNanos, LongSupplier elapsedNanos,
+                       java.util.function.DoubleSupplier targetRate) {
+        if (intervalNanos <= 0 || out == null) {
+            return;
+        }
+        boolean terminal = System.console() != null;
+        reporter = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "queuelab-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        long[] last = {0, 0};
+        reporter.scheduleAtFixedRate(() -> {
+            long elapsed = Math.max(0, elapsedNanos.getAsLong());
+            long done = completed.getCount() + errors.getCount();
+            double achieved = (done - last[1]) * 1e9 / Math.max(1, elapsed - last[0]);
+            last[0] = elapsed;
+            last[1] = done;
+            Snapshot s = response.getSnapshot();
+            String bar = "";
+            if (terminal && totalNanos > 0) {
+                int filled = (int) Math.min(20, 20 * elapsed / totalNanos);
+                bar = "[" + "#".repeat(filled) + "-".repeat(20 - filled) + "] ";
+            }
+            out.println(String.format(Locale.ROOT,
+                    "%s%7.1fs target %.1f/s achieved %.1f/s in-flight %s queue %s p50 %s p99 %s errors %d dropped %d",
+                    bar, elapsed / 1e9, targetRate.getAsDouble(), achieved,
+                    registry.getGauges().get("requests.inFlight").getValue(),
+                    registry.getGauges().get("queue.length").getValue(),
+                    Durations.format(s.getMedian()), Durations.format(s.get99thPercentile()),
+                    errors.getCount(), dropped.getCount()));
+        }, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void stopReporter() {
+        if (reporter != null) {
+            reporter.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.queuelab.core.run;
+
+import io.queuelab.core.backend.Backend;
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.RequestLogWriter;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The only writer of a run's request log. Workers and callbacks hand finished requests to
+ * {@link #submit(Request)}; the logger thread classifies failures (off the hot path), writes the
+ * records, feeds the live metrics, and flushes a chunk at least every {@value #FLUSH_MILLIS} ms, so
+ * a crash loses at most that much of the log's tail. Error messages go to {@code errors.tsv}: the
+ * first {@value #MAX_MESSAGES} in full, after that only their counts per class.
+ */
+final class RequestLogger implements AutoCloseable {
+    static final long FLUSH_MILLIS = 200;
+    static final int MAX_MESSAGES = 1000;
+    private static final int BATCH = 4096;
+    private static final long NAP_NANOS = 500_000;
+
+    private final RequestLogWriter writer;
+    private final BufferedWriter errors;
+    private final Backend backend;
+    private final LiveMetrics metrics;
+    private final int node;
+    private final BlockingQueue<Request> queue = new ArrayBlockingQueue<>(1 << 16);
+    private final Thread thread;
+    private final Map<String, Integer> errorCodes = new HashMap<>();
+    private final Map<String, Long> errorCounts = new LinkedHashMap<>();
+    private final long[] completedPerPhase;
+    private long ok, failed, dropped, unfinished, messages;
+    private volatile boolean closing;
+    private volatile Throwable writeFailure;
+
+    RequestLogger(Path log, Path errorsFile, long anchorEpochNanos, Backend backend, LiveMetrics metrics, int node,
+                  int phases) throws IOException {
+        this.completedPerPhase = new long[phases];
+        this.writer = RequestLogWriter.create(log, anchorEpochNanos);
+        this.errors = Files.newBufferedWriter(errorsFile, StandardCharsets.UTF_8);
+        this.errors.write("intended_ns\tworker\toperation\tclass\tmessage\n");
+        this.backend = backend;
+        this.metrics = metrics;
+        this.node = node;
+        List<String> names = backend.operations().names();
+        for (int i = 0; i < names.size(); i++) {
+            writer.defineOperation(i, names.get(i));
+        }
+        writer.flush();
+        this.thread = new Thread(this::loop, "queuelab-logger");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Hands a finished request (claimed by the caller) to the logger; never drops it. */
+    void submit(Request r) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                queue.put(r);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void loop() {
+        List<Request> batch = new ArrayList<>(BATCH);
+        long lastFlush = System.nanoTime();
+        try {
+            while (true) {
+                // drain and nap rather than block per request: a submit then never has to wake
+                // this thread, which would cost a system call per request
+                if (queue.drainTo(batch, BATCH) > 0) {
+                    for (Request r : batch) {
+                        write(r);
+                    }
+                    batch.clear();
+                } else if (closing) {
+                    if (queue.isEmpty()) {
+                        break;
+                    }
+                } else {
+                    LockSupport.parkNanos(NAP_NANOS);
+                }
+                long now = System.nanoTime();
+                if (now - lastFlush >= FLUSH_MILLIS * 1_000_000L) {
+                    writer.flush();
+                    errors.flush();
+                    lastFlush = now;
+                }
+            }
+        } catch (Throwable t) {
+            writeFailure = t;
+        }
+    }
+
+    private void write(Request r) throws IOException {
+        int outcome = r.outcome;
+        if (r.failure != null) {
+            String errorClass = safeClassify(r.failure);
+            outcome = outcomeCode(errorClass);
+            failed++;
+            errorCounts.merge(errorClass, 1L, Long::sum);
+            if (messages++ < MAX_MESSAGES) {
+                errors.write(r.intended + "\t" + r.worker + "\t" + r.operation + "\t" + errorClass + "\t"
+                        + oneLine(r.failure) + "\n");
+            }
+        } else if (outcome == LogFormat.OK) {
+            ok++;
+        } else if (outcome == LogFormat.DROPPED) {
+            dropped++;
+        } else {
+            unfinished++;
+        }
+        if (r.completed != LogFormat.NONE) {
+            completedPerPhase[r.phase]++;
+        }
+        writer.append(r.intended, r.dequeued, r.sent, r.completed, node, r.worker, r.operation, outcome, r.phase, r.flags);
+        metrics.logged(r, outcome);
+    }
+
+    private String safeClassify(Throwable t) {
+        try {
+            String c = backend.classify(t);
+            return c == null || c.isBlank() ? "error" : c.trim().replaceAll("\\s+", "_");
+        } catch (RuntimeException e) {
+            return "error";
+        }
+    }
+
+    private int outcomeCode(String errorClass) throws IOException {
+        Integer code = errorCodes.get(errorClass);
+        if (code == null) {
+            int next = LogFormat.FIRST_ERROR + errorCodes.size();
+            if (next > LogFormat.MAX_OUTCOME) {
+                return outcomeCode("other_error");
+            }
+            writer.defineOutcome(next, errorClass);
+            errorCodes.put(errorClass, next);
+            code = next;
+        }
+        return code;
+    }
+
+    static String oneLine(Throwable t) {
+        String m = t.getMessage();
+        String text = t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+        text = text.replaceAll("[\\t\\r\\n]+", " ");
+        return text.length() > 300 ? text.substring(0, 300) : text;
+    }
+
+    /** Requests completed (ok or failed) per phase; valid after {@link #finish()}. */
+    long[] completedPerPhase() {
+        return completedPerPhase.clone();
+    }
+
+    /** Writes everything submitted so far, closes the log, and returns the totals. */
+    LogTotals finish() throws IOException {
+        closing = true;
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while closing the request log");
+        }
+        try {
+            writer.close();
+            errors.close();
+        } finally {
+            if (writeFailure != null) {
+                throw new IOException("request log could not be written: " + writeFailure.getMessage(), writeFailure);
+            }
+        }
+        return new LogTotals(ok + failed + dropped + unfinished, ok, failed, dropped, unfinished, errorCounts);
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (!closing) {
+                finish();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.queuelab.core.run;
+
+import io.queuelab.core.schedule.LoadPlan;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Everything a run needs besides its backend.
+ *
+ * @param plan           the phases (open or closed loop); rates are this node's own
+ * @param workers        synchronous worker threads (open loop; a closed run uses one per job)
+ * @param queueBound     capacity of the request queue; a request that finds it full is logged as dropped
+ * @param inFlightBound  most requests in flight at once on an asynchronous backend
+ * @param seed           the node's seed (see {@link #nodeSeed(long, int)})
+ * @param nodeIndex      this node's index, 0-based, written in every record
+ * @param nodeCount      the number of nodes running the same plan
+ * @param startAt        a wall-clock instant at which the schedule starts on every node; null for "now"
+ * @param reportInterval progress line interval; zero for none
+ * @param drainTimeout   how long requests may still complete after the last phase ends
+ * @param outputDir      the run directory to create (must not exist)
+ */
+public record RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
+                        int nodeIndex, int nodeCount, Instant startAt, Duration reportInterval,
+                        Duration drainTimeout, Path outputDir) {
+
+    public RunConfig {
+        if (workers < 1 || workers > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("workers must be between 1 and 32767, got " + workers);
+        }
+        if (queueBound < 1) {
+            throw new IllegalArgumentException("queue bound must be positive, got " + queueBound);
+        }
+        if (inFlightBound < 1) {
+            throw new IllegalArgumentException("in-flight bound must be positive, got " + inFlightBound);
+        }
+        if (nodeCount < 1 || nodeIndex < 0 || nodeIndex >= nodeCount || nodeCount > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("node index must be in [0, node count), got " + nodeIndex + " of " + nodeCount);
+        }
+        if (plan.closedLoop() && plan.maxConcurrency() > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("concurrency must be at most 32767");
+        }
+        if (reportInterval == null || reportInterval.isNegative()) {
+            throw new IllegalArgumentException("report interval must be zero or positive");
+        }
+        if (drainTimeout == null || drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("drain timeout must be zero or positive");
+        }
+    }
+
+    /**
+     * The seed of node {@code index} derived from a base seed (a SplitMix64 finaliser, so nearby
+     * indices get unrelated streams and node 0 of 1 is not simply the base seed reused elsewhere).
+     */
+    public static long nodeSeed(long baseSeed, int index) {
+        long z = baseSeed + (index + 1) * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

@@ -1,0 +1,94 @@
+package io.queuelab.core.summary;
+
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.log.RunDirectory;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One pass over a request log: counts per outcome, and per operation the latency histograms of
+ * successful requests outside warm-up phases. Constant memory in the log's length.
+ */
+public final class RunSummary {
+    /** Per operation name. */
+    public final Map<String, LatencyStats> byOperation = new TreeMap<>();
+    public final LatencyStats all = new LatencyStats();
+    /** Requests per outcome name (ok, dropped, unfinished, error classes), warm-up included. */
+    public final Map<String, Long> outcomes = new TreeMap<>();
+    public long records;
+    public long warmupRecords;
+    /** Measured window: first intended to last completion of a non-warm-up request (ns after anchor). */
+    public long firstIntended = Long.MAX_VALUE;
+    public long lastCompleted = Long.MIN_VALUE;
+    public long truncatedBytes;
+    public long anchorEpochNanos;
+
+    private RunSummary() {
+    }
+
+    public static RunSummary of(RunDirectory dir) throws IOException {
+        try (RequestLogReader reader = dir.openLog()) {
+            return of(reader);
+        }
+    }
+
+    public static RunSummary of(RequestLogReader reader) throws IOException {
+        RunSummary s = new RunSummary();
+        s.anchorEpochNanos = reader.anchorEpochNanos();
+        LatencyStats[] ops = new LatencyStats[128];
+        long[] outcomeCounts = new long[256];
+        while (reader.next()) {
+            s.records++;
+            outcomeCounts[reader.outcome()]++;
+            if (reader.warmup()) {
+                s.warmupRecords++;
+                continue;
+            }
+            s.firstIntended = Math.min(s.firstIntended, reader.intended());
+            if (reader.completed() != LogFormat.NONE) {
+                s.lastCompleted = Math.max(s.lastCompleted, reader.completed());
+            }
+            if (reader.outcome() != LogFormat.OK) {
+                continue;
+            }
+            int op = reader.operation();
+            LatencyStats stats = ops[op];
+            if (stats == null) {
+                stats = ops[op] = new LatencyStats();
+            }
+            long sent = reader.sent();
+            stats.record(reader.completed() - reader.intended(),
+                    sent == LogFormat.NONE ? -1 : reader.completed() - sent,
+                    sent == LogFormat.NONE ? -1 : sent - reader.intended());
+        }
+        for (int op = 0; op < ops.length; op++) {
+            if (ops[op] != null) {
+                s.byOperation.put(reader.operationName(op), ops[op]);
+                s.all.add(ops[op]);
+            }
+        }
+        for (int code = 0; code < outcomeCounts.length; code++) {
+            if (outcomeCounts[code] > 0) {
+                s.outcomes.put(reader.outcomeName(code), outcomeCounts[code]);
+            }
+        }
+        s.truncatedBytes = reader.truncatedBytes();
+        return s;
+    }
+
+    public long count(String outcome) {
+        return outcomes.getOrDefault(outcome, 0L);
+    }
+
+    /** Successful non-warm-up requests per second over the measured window. */
+    public double okRate() {
+        long n = all.response.getTotalCount();
+        if (n == 0 || lastCompleted <= firstIntended) {
+            return 0;
+        }
+        return n * 1e9 / (lastCompleted - firstIntended);
+    }
+}

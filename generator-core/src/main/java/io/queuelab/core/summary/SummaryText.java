@@ -1,0 +1,93 @@
+package io.queuelab.core.summary;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.log.Manifest;
+import io.queuelab.core.run.Durations;
+import org.HdrHistogram.Histogram;
+
+import java.util.Locale;
+import java.util.Map;
+
+/** The human-readable summary of a run: counts, rate, latency percentiles, and the self-check. */
+public final class SummaryText {
+    private static final double[] PERCENTILES = {50, 90, 99, 99.9};
+
+    private SummaryText() {
+    }
+
+    public static String render(RunSummary s, Manifest manifest) {
+        StringBuilder b = new StringBuilder();
+        if (manifest != null && !manifest.complete()) {
+            b.append("WARNING: this run did not finish (its manifest is not marked complete)\n");
+        }
+        if (s.truncatedBytes > 0) {
+            b.append(String.format(Locale.ROOT, "WARNING: the log ends in a torn tail of %d bytes (ignored)%n", s.truncatedBytes));
+        }
+        b.append(String.format(Locale.ROOT, "requests  %d logged (%d in warm-up)", s.records, s.warmupRecords));
+        for (Map.Entry<String, Long> e : s.outcomes.entrySet()) {
+            b.append(String.format(Locale.ROOT, ", %s %d", e.getKey(), e.getValue()));
+        }
+        b.append('\n');
+        b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s (outside warm-up)%n", s.okRate()));
+        b.append(String.format(Locale.ROOT, "%-22s %10s %10s %10s %10s %10s %10s %10s%n",
+                "latency (ok requests)", "count", "mean", "p50", "p90", "p99", "p99.9", "max"));
+        for (Map.Entry<String, LatencyStats> e : s.byOperation.entrySet()) {
+            String op = s.byOperation.size() > 1 ? e.getKey() + " " : "";
+            row(b, op + "response", e.getValue().response);
+            row(b, op + "service", e.getValue().service);
+            row(b, op + "queue wait", e.getValue().queue);
+        }
+        if (s.byOperation.size() > 1) {
+            row(b, "all response", s.all.response);
+        }
+        if (manifest != null) {
+            JsonNode check = manifest.root().path("selfCheck");
+            if (!check.isMissingNode()) {
+                b.append(selfCheck(check));
+            }
+        }
+        return b.toString();
+    }
+
+    private static void row(StringBuilder b, String name, Histogram h) {
+        if (h.getTotalCount() == 0) {
+            b.append(String.format(Locale.ROOT, "%-22s %10d%n", name, 0));
+            return;
+        }
+        b.append(String.format(Locale.ROOT, "%-22s %10d %10s", name, h.getTotalCount(), Durations.format(h.getMean())));
+        for (double p : PERCENTILES) {
+            b.append(String.format(Locale.ROOT, " %10s", Durations.format(h.getValueAtPercentile(p))));
+        }
+        b.append(String.format(Locale.ROOT, " %10s%n", Durations.format(h.getMaxValue())));
+    }
+
+    static String selfCheck(JsonNode c) {
+        StringBuilder b = new StringBuilder("self-check\n");
+        for (JsonNode p : c.path("phases")) {
+            if (c.path("openLoop").asBoolean()) {
+                b.append(String.format(Locale.ROOT, "  phase %-10s target %.2f/s scheduled %d (expected %.0f) achieved %.2f/s",
+                        p.path("name").asText(), p.path("targetRate").asDouble(), p.path("scheduled").asLong(),
+                        p.path("expected").asDouble(), p.path("achievedRate").asDouble()));
+                if (p.path("ksSampleSize").asInt() > 0) {
+                    b.append(String.format(Locale.ROOT, " KS D=%.4f p=%.3g (n=%d)", p.path("ksD").asDouble(),
+                            p.path("ksPValue").asDouble(), p.path("ksSampleSize").asInt()));
+                }
+            } else {
+                b.append(String.format(Locale.ROOT, "  phase %-10s completed %d, %.2f/s", p.path("name").asText(),
+                        p.path("scheduled").asLong(), p.path("achievedRate").asDouble()));
+            }
+            b.append(p.path("warmup").asBoolean() ? " (warm-up)\n" : "\n");
+        }
+        if (c.path("openLoop").asBoolean()) {
+            b.append(String.format(Locale.ROOT, "  schedule lag p50 %s p99 %s p99.9 %s max %s; longest queue %d%n",
+                    Durations.format(c.path("lagP50Nanos").asDouble()), Durations.format(c.path("lagP99Nanos").asDouble()),
+                    Durations.format(c.path("lagP999Nanos").asDouble()), Durations.format(c.path("lagMaxNanos").asDouble()),
+                    c.path("maxQueueLength").asLong()));
+        }
+        b.append(String.format(Locale.ROOT, "  client CPU %.2fs (%.2f us/request), GC pauses %.3fs in %d collections%n",
+                c.path("cpuSeconds").asDouble(), c.path("cpuMicrosPerRequest").asDouble(),
+                c.path("gcPauseSeconds").asDouble(), c.path("gcCount").asLong()));
+        b.append("verdict: ").append(c.path("verdict").asText()).append('\n');
+        return b.toString();
+    }
+}

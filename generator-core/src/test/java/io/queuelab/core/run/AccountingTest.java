@@ -1,0 +1,198 @@
+package io.queuelab.core.run;
+
+import io.queuelab.core.backend.OperationMix;
+import io.queuelab.core.backend.SyncBackend;
+import io.queuelab.core.backend.SyncSession;
+import io.queuelab.core.inprocess.MM1Backend;
+import io.queuelab.core.inprocess.NoopBackend;
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.schedule.LoadPlan;
+import io.queuelab.core.schedule.Phase;
+import io.queuelab.core.summary.RunSummary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AccountingTest {
+    @TempDir
+    Path dir;
+
+    /** A backend that answers in 1 ms, except that one request, the first sent after 1 s, stalls for 1 s. */
+    private static SyncBackend stallingOnce() {
+        AtomicBoolean stalled = new AtomicBoolean();
+        long begin = System.nanoTime();
+        return new SyncBackend() {
+            @Override
+            public SyncSession openSession(int worker, long seed) {
+                return op -> {
+                    if (System.nanoTime() - begin > 1_000_000_000L && stalled.compareAndSet(false, true)) {
+                        Thread.sleep(1000);
+                    } else {
+                        Thread.sleep(1);
+                    }
+                };
+            }
+
+            @Override
+            public OperationMix operations() {
+                return OperationMix.single("stall");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Test
+    void aStallShowsInTheResponseTimeOfEveryRequestScheduledDuringIt() throws Exception {
+        // one worker: the stall blocks the whole pipeline, as a stalled single-connection server would
+        RunResult result = Runs.run(Runs.config(Runs.poisson(200, Duration.ofSeconds(4)), 1, 10_000, dir.resolve("co")),
+                stallingOnce());
+        long maxResponse = 0;
+        long maxService = 0;
+        long stallStart = Long.MAX_VALUE;
+        long stallEnd = 0;
+        try (RequestLogReader r = result.directory().openLog()) {
+            while (r.next()) {
+                long service = r.completed() - r.sent();
+                if (service > maxService) {
+                    maxService = service;
+                    stallStart = r.sent();
+                    stallEnd = r.completed();
+                }
+                maxResponse = Math.max(maxResponse, r.completed() - r.intended());
+            }
+        }
+        long scheduledDuringStall = 0;
+        long slowOnes = 0;
+        try (RequestLogReader r = result.directory().openLog()) {
+            while (r.next()) {
+                if (r.intended() >= stallStart && r.intended() < stallEnd) {
+                    scheduledDuringStall++;
+                }
+                if (r.completed() - r.intended() > 100_000_000L) {
+                    slowOnes++;
+                }
+            }
+        }
+        assertTrue(maxService >= 990_000_000L && maxService < 1_300_000_000L, "the stall: " + maxService);
+        assertTrue(scheduledDuringStall >= 140 && scheduledDuringStall <= 260, "~200 scheduled during the stall: " + scheduledDuringStall);
+        assertTrue(maxResponse >= 990_000_000L && maxResponse < 1_400_000_000L, "largest response ~1 s: " + maxResponse);
+        // timing from dequeue would show one slow request; from the schedule, every one behind it is slow
+        assertTrue(slowOnes >= 100, "requests delayed by the stall: " + slowOnes);
+        RunSummary s = RunSummary.of(result.directory());
+        assertTrue(s.all.response.getValueAtPercentile(99) > 300_000_000L,
+                "p99 reflects the stall: " + s.all.response.getValueAtPercentile(99));
+        assertTrue(s.all.service.getValueAtPercentile(99) < 100_000_000L, "service p99 does not: the difference is the omission");
+    }
+
+    @Test
+    void overloadIsCountedNeverLost() throws Exception {
+        // capacity 100/s (mu) offered 5,000/s with a queue of 50: most requests are dropped, all are logged
+        RunResult result = Runs.run(Runs.config(Runs.poisson(5000, Duration.ofSeconds(3)), 4, 50, dir.resolve("over")),
+                MM1Backend.sync(100, 9));
+        LogTotals t = result.totals();
+        assertTrue(t.dropped() > 10_000, "dropped " + t.dropped());
+        assertEquals(t.scheduled(), t.ok() + t.errors() + t.dropped() + t.unfinished());
+        RunSummary s = RunSummary.of(result.directory());
+        assertEquals(t.scheduled(), s.records, "every scheduled request is in the log");
+        assertEquals(t.dropped(), s.count("dropped"));
+        assertEquals(t.ok(), s.count("ok"));
+        assertTrue(result.selfCheck().maxQueueLength() <= 50);
+        assertFalse(result.selfCheck().keptUp());
+        assertTrue(result.selfCheck().verdict().contains("dropped"), result.selfCheck().verdict());
+        assertTrue(result.directory().manifest().complete());
+    }
+
+    @Test
+    void failuresAreClassifiedAndLoggedWithTheirMessages() throws Exception {
+        AtomicLong n = new AtomicLong();
+        SyncBackend failing = new SyncBackend() {
+            @Override
+            public SyncSession openSession(int worker, long seed) {
+                return op -> {
+                    if (n.incrementAndGet() % 3 == 0) {
+                        throw new java.sql.SQLTimeoutException("too slow");
+                    }
+                };
+            }
+
+            @Override
+            public OperationMix operations() {
+                return OperationMix.weighted(List.of("read", "write"), new double[] {3, 1});
+            }
+
+            @Override
+            public String classify(Throwable failure) {
+                return failure instanceof java.sql.SQLTimeoutException ? "timeout" : "other";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        RunResult result = Runs.run(Runs.config(Runs.poisson(500, Duration.ofSeconds(2)), 2, 1000, dir.resolve("fail")), failing);
+        RunSummary s = RunSummary.of(result.directory());
+        assertEquals(result.totals().errors(), s.count("timeout"));
+        assertEquals(result.totals().errors(), (long) result.totals().errorsByClass().get("timeout"));
+        assertEquals(s.records / 3.0, result.totals().errors(), 2);
+        assertTrue(s.byOperation.containsKey("read") && s.byOperation.containsKey("write"));
+        assertTrue(Files.readString(result.directory().errors()).contains("timeout\tSQLTimeoutException: too slow"));
+    }
+
+    @Test
+    void warmupIsLoggedButLeftOutOfSummaries() throws Exception {
+        LoadPlan plan = new LoadPlan(List.of(Phase.open("warmup", Duration.ofSeconds(1), 300, true),
+                Phase.open("main", Duration.ofSeconds(1), 600, false)), LoadPlan.Arrivals.POISSON, Duration.ZERO);
+        RunResult result = Runs.run(Runs.config(plan, 2, 1000, dir.resolve("warm")), NoopBackend.sync());
+        RunSummary s = RunSummary.of(result.directory());
+        assertEquals(s.records, result.totals().scheduled());
+        assertEquals(300, s.warmupRecords, 4 * Math.sqrt(300));
+        assertEquals(600, s.all.response.getTotalCount(), 4 * Math.sqrt(600));
+        assertEquals(2, result.selfCheck().phases().size());
+        assertEquals(LogFormat.OK, 0);
+    }
+
+    @Test
+    void asyncClosedLoopKeepsExactlyNInFlight() throws Exception {
+        RunResult result = Runs.run(Runs.config(Runs.closed(4, Duration.ofSeconds(5)), 1, 100, dir.resolve("aclosed")),
+                MM1Backend.async(400, 5));
+        // from the log: at no instant more than 4 requests between send and completion
+        List<long[]> intervals = new java.util.ArrayList<>();
+        try (RequestLogReader r = result.directory().openLog()) {
+            while (r.next()) {
+                if (r.outcome() == LogFormat.OK) {
+                    intervals.add(new long[] {r.sent(), r.completed()});
+                }
+            }
+        }
+        long[][] events = new long[intervals.size() * 2][];
+        int i = 0;
+        for (long[] iv : intervals) {
+            events[i++] = new long[] {iv[0], +1};
+            events[i++] = new long[] {iv[1], -1};
+        }
+        java.util.Arrays.sort(events, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int inFlight = 0;
+        int max = 0;
+        for (long[] e : events) {
+            inFlight += (int) e[1];
+            max = Math.max(max, inFlight);
+        }
+        assertEquals(4, max);
+        RunSummary s = RunSummary.of(result.directory());
+        assertEquals(400, s.okRate(), 0.08 * 400);
+    }
+}

@@ -1,0 +1,78 @@
+package io.queuelab.core.run;
+
+import io.queuelab.core.inprocess.MM1Backend;
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.summary.RunSummary;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The instrument against ground truth: an emulated M/M/1 server (mu = 200/s) driven by Poisson
+ * arrivals at 100/s must show Exp(mu - lambda) response times, through the synchronous and the
+ * asynchronous pipeline alike. The two runs go side by side to halve the wall time.
+ */
+class MM1PipelineTest {
+    private static final double MU = 200;
+    private static final double LAMBDA = 100;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void openLoopResponseTimesAreThoseOfMM1() throws Exception {
+        Duration duration = Duration.ofSeconds(210); // >= 20,000 requests (expected 21,000)
+        CompletableFuture<RunResult> sync = CompletableFuture.supplyAsync(() -> call(() ->
+                Runs.run(Runs.config(Runs.poisson(LAMBDA, duration), 32, 10_000, dir.resolve("sync")), MM1Backend.sync(MU, 1))));
+        CompletableFuture<RunResult> async = CompletableFuture.supplyAsync(() -> call(() ->
+                Runs.run(Runs.config(Runs.poisson(LAMBDA, duration), 1, 10_000, dir.resolve("async")), MM1Backend.async(MU, 2))));
+        for (RunResult result : new RunResult[] {sync.get(), async.get()}) {
+            RunSummary s = RunSummary.of(result.directory());
+            Histogram r = s.all.response;
+            String run = result.directory().path().getFileName().toString();
+            assertTrue(r.getTotalCount() >= 20_000, run + ": " + r.getTotalCount() + " requests");
+            assertEquals(result.totals().scheduled(), result.totals().ok(), run + ": every request ok");
+            double expectedMean = 1e9 / (MU - LAMBDA);
+            double expectedP99 = Math.log(100) * 1e9 / (MU - LAMBDA);
+            assertEquals(expectedMean, r.getMean(), 0.10 * expectedMean, run + " mean response");
+            assertEquals(expectedP99, r.getValueAtPercentile(99), 0.15 * expectedP99, run + " p99 response");
+            assertTrue(result.selfCheck().keptUp(), run + ": " + result.selfCheck().verdict());
+        }
+    }
+
+    @Test
+    void closedLoopOfEightSaturatesTheServer() throws Exception {
+        RunResult result = Runs.run(Runs.config(Runs.closed(8, Duration.ofSeconds(20)), 1, 100, dir.resolve("closed")),
+                MM1Backend.sync(MU, 3));
+        RunSummary s = RunSummary.of(result.directory());
+        double throughput = s.okRate();
+        assertEquals(MU, throughput, 0.05 * MU, "throughput of a saturated M/M/1 is mu");
+        double expectedMean = 8 / MU * 1e9; // Little: N = X R with X = mu
+        assertEquals(expectedMean, s.all.response.getMean(), 0.10 * expectedMean, "mean response N/mu");
+        assertEquals(0, s.count("dropped"));
+        assertTrue(result.totals().balanced());
+        assertEquals(result.totals().scheduled(), s.records);
+        assertTrue(s.outcomes.keySet().stream().allMatch(o -> o.equals("ok") || o.equals("unfinished")), s.outcomes.toString());
+        assertTrue(s.count("unfinished") <= 8);
+        assertEquals(LogFormat.OK, 0);
+    }
+
+    interface Call<T> {
+        T call() throws Exception;
+    }
+
+    static <T> T call(Call<T> c) {
+        try {
+            return c.call();
+        } catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+}

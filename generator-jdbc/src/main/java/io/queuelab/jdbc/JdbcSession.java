@@ -1,0 +1,162 @@
+package io.queuelab.jdbc;
+
+import io.queuelab.core.backend.SyncSession;
+import org.apache.commons.math3.random.MersenneTwister;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+
+/**
+ * One worker's connection: executes workload statement {@code operation} with freshly drawn
+ * parameters and reads every row of a result.
+ *
+ * <p>Guarantees: after a failure that broke the connection (lost, or a socket timeout) the
+ * session reconnects on a later request; while the server stays away, reconnect attempts are
+ * spaced by an exponential backoff ({@value #FIRST_BACKOFF_MILLIS} ms doubling to
+ * {@value #MAX_BACKOFF_MILLIS} ms) and requests in between fail at once as connection_lost, so a
+ * worker never blocks an open-loop run for long. {@link #lastParameters()} and
+ * {@link #lastRowCount()} tell what the last successful request did (for tests and checks).
+ */
+public final class JdbcSession implements SyncSession {
+    static final long FIRST_BACKOFF_MILLIS = 50;
+    static final long MAX_BACKOFF_MILLIS = 2_000;
+
+    private final JdbcTarget target;
+    private final List<WorkloadStatement> statements;
+    private final int socketTimeoutMillis;
+    private final LongSupplier[][] generators;
+    private final long[][] values;
+    private Connection connection;
+    private PreparedStatement[] prepared;
+    private long backoffMillis;
+    private long nextAttemptNanos;
+    private SQLException lastConnectFailure;
+    private int lastOperation = -1;
+    private long lastRowCount = -1;
+    private long reconnects;
+
+    JdbcSession(JdbcTarget target, Workload workload, int socketTimeoutMillis, long seed) throws SQLException {
+        this.target = target;
+        this.statements = workload.statements();
+        this.socketTimeoutMillis = socketTimeoutMillis;
+        SplittableRandom seeds = new SplittableRandom(seed);
+        this.generators = new LongSupplier[statements.size()][];
+        this.values = new long[statements.size()][];
+        for (int op = 0; op < statements.size(); op++) {
+            List<ParameterSpec> specs = statements.get(op).parameters();
+            generators[op] = new LongSupplier[specs.size()];
+            values[op] = new long[specs.size()];
+            for (int i = 0; i < specs.size(); i++) {
+                generators[op][i] = specs.get(i).newGenerator(new MersenneTwister(seeds.nextLong()));
+            }
+        }
+        connect(); // the first connection fails loudly: a run must not start without it
+    }
+
+    @Override
+    public void execute(int operation) throws SQLException {
+        if (connection == null) {
+            reconnect();
+        }
+        PreparedStatement statement = prepared[operation];
+        long[] parameters = values[operation];
+        LongSupplier[] draw = generators[operation];
+        for (int i = 0; i < draw.length; i++) {
+            parameters[i] = draw[i].getAsLong();
+            statement.setLong(i + 1, parameters[i]);
+        }
+        lastOperation = -1;
+        try {
+            long rows = 0;
+            if (statement.execute()) {
+                try (ResultSet result = statement.getResultSet()) {
+                    while (result.next()) {
+                        rows++;
+                    }
+                }
+            } else {
+                rows = statement.getLargeUpdateCount();
+            }
+            lastOperation = operation;
+            lastRowCount = rows;
+        } catch (SQLException e) {
+            if (JdbcErrors.breaksConnection(e)) {
+                dropConnection();
+            }
+            throw e;
+        }
+    }
+
+    /** The parameters of the last successful request (a copy), or null if the last request failed. */
+    public long[] lastParameters() {
+        return lastOperation < 0 ? null : values[lastOperation].clone();
+    }
+
+    /** Rows read (a query) or matched (an update) by the last successful request; -1 if it failed. */
+    public long lastRowCount() {
+        return lastOperation < 0 ? -1 : lastRowCount;
+    }
+
+    /** How often this session has reconnected after losing its connection. */
+    public long reconnects() {
+        return reconnects;
+    }
+
+    @Override
+    public void close() {
+        dropConnection();
+    }
+
+    private void reconnect() throws SQLException {
+        long now = System.nanoTime();
+        if (now < nextAttemptNanos) {
+            throw new SQLNonTransientConnectionException("not connected to " + target.redactedUrl()
+                    + " (next reconnect attempt in backoff): " + JdbcTarget.firstLine(lastConnectFailure.getMessage()),
+                    "08003", 0, lastConnectFailure);
+        }
+        try {
+            connect();
+            reconnects++;
+            backoffMillis = 0;
+        } catch (SQLException e) {
+            lastConnectFailure = e;
+            backoffMillis = backoffMillis == 0 ? FIRST_BACKOFF_MILLIS : Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
+            nextAttemptNanos = System.nanoTime() + backoffMillis * 1_000_000;
+            throw e;
+        }
+    }
+
+    private void connect() throws SQLException {
+        Connection c = target.connect(socketTimeoutMillis);
+        PreparedStatement[] statements = new PreparedStatement[this.statements.size()];
+        try {
+            for (int op = 0; op < statements.length; op++) {
+                statements[op] = c.prepareStatement(this.statements.get(op).sql());
+            }
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        connection = c;
+        prepared = statements;
+    }
+
+    private void dropConnection() {
+        Connection c = connection;
+        connection = null;
+        prepared = null;
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // the connection is already broken; closing only frees the driver's resources
+            }
+        }
+    }
+}

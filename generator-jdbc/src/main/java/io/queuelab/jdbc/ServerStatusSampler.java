@@ -1,0 +1,155 @@
+package io.queuelab.jdbc;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Samples {@code SHOW GLOBAL STATUS} counters at a fixed interval into a CSV file, on its own
+ * connection and its own daemon thread, so server-side events (page flushes, log writes) can be
+ * lined up with response-time spikes.
+ *
+ * <p>Guarantees: the first column {@code epoch_ns} is the generator's wall clock (epoch
+ * nanoseconds) taken just before each sample's query; one column per counter in
+ * {@link #DEFAULT_COUNTERS} order (empty when the server has no such counter). A sample the server
+ * does not answer (e.g. during an outage) is skipped and counted in {@link #missedSamples()}; the
+ * sampler reconnects on the next tick. Every written row is complete; {@link #close()} flushes.
+ */
+public final class ServerStatusSampler implements AutoCloseable {
+    public static final String FILE_NAME = "server-status.csv";
+    public static final List<String> DEFAULT_COUNTERS = List.of(
+            "Innodb_buffer_pool_pages_dirty", "Innodb_buffer_pool_pages_flushed", "Innodb_buffer_pool_pages_data",
+            "Innodb_buffer_pool_pages_total", "Innodb_buffer_pool_wait_free", "Innodb_data_writes", "Innodb_data_written",
+            "Innodb_data_fsyncs", "Innodb_os_log_written", "Innodb_log_waits", "Innodb_row_lock_waits",
+            "Innodb_row_lock_current_waits", "Threads_connected", "Threads_running", "Questions",
+            "Com_select", "Com_update");
+
+    private final JdbcTarget target;
+    private final List<String> counters;
+    private ScheduledExecutorService timer;
+    private BufferedWriter out;
+    private Connection connection;
+    private long samples;
+    private long missed;
+
+    public ServerStatusSampler(JdbcTarget target) {
+        this(target, DEFAULT_COUNTERS);
+    }
+
+    public ServerStatusSampler(JdbcTarget target, List<String> counters) {
+        this.target = target;
+        this.counters = List.copyOf(counters);
+    }
+
+    /**
+     * Opens the file (which must not exist yet), takes the first sample at once and then one per
+     * interval.
+     */
+    public synchronized void start(Path file, Duration interval) throws IOException, SQLException {
+        if (timer != null) {
+            throw new IllegalStateException("sampler already started");
+        }
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("telemetry interval must be positive: " + interval);
+        }
+        connection = target.connect(0);
+        out = Files.newBufferedWriter(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        out.write("epoch_ns," + String.join(",", counters) + "\n");
+        ThreadFactory daemon = r -> {
+            Thread t = new Thread(r, "server-status-sampler");
+            t.setDaemon(true);
+            return t;
+        };
+        timer = Executors.newSingleThreadScheduledExecutor(daemon);
+        timer.scheduleAtFixedRate(this::sample, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Samples written so far. */
+    public synchronized long samples() {
+        return samples;
+    }
+
+    /** Ticks at which the server did not answer. */
+    public synchronized long missedSamples() {
+        return missed;
+    }
+
+    private synchronized void sample() {
+        if (out == null) {
+            return;
+        }
+        Instant now = Instant.now();
+        long epochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        try {
+            if (connection == null) {
+                connection = target.connect(0);
+            }
+            Map<String, String> values = new HashMap<>();
+            try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SHOW GLOBAL STATUS")) {
+                while (r.next()) {
+                    values.put(r.getString(1), r.getString(2));
+                }
+            }
+            StringBuilder row = new StringBuilder().append(epochNanos);
+            for (String counter : counters) {
+                row.append(',').append(values.getOrDefault(counter, ""));
+            }
+            out.write(row.append('\n').toString());
+            samples++;
+        } catch (SQLException e) {
+            missed++;
+            closeConnection();
+        } catch (IOException e) {
+            missed++;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        ScheduledExecutorService t;
+        synchronized (this) {
+            t = timer;
+        }
+        if (t != null) {
+            t.shutdown();
+            try {
+                t.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            closeConnection();
+            if (out != null) {
+                out.close();
+                out = null;
+            }
+        }
+    }
+
+    private void closeConnection() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // a lost connection has nothing left to release
+            }
+            connection = null;
+        }
+    }
+}
