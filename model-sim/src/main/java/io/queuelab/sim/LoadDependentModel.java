@@ -1,6 +1,5 @@
 package io.queuelab.sim;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,7 +13,7 @@ import java.util.Map;
  * M/G/1/K*PS queue the load-dependent model comes from) and refuses arrivals beyond, which the
  * log records as dropped.
  */
-public record LoadDependentModel(Distribution service, double p, int capacity) implements Model {
+public record LoadDependentModel(Distribution service, double p, int capacity) implements ServiceTimeModel {
     /** The capacity used when none is given: large enough that p = 0 behaves as M/M/1 at rho below 0.95. */
     public static final int DEFAULT_CAPACITY = 1000;
 
@@ -44,16 +43,10 @@ public record LoadDependentModel(Distribution service, double p, int capacity) i
 
     @Override
     public Map<String, Object> parameters() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("service", service.describe());
+        Map<String, Object> m = ServiceTimeModel.super.parameters();
         m.put("p", p);
         m.put("capacity", capacity);
         return m;
-    }
-
-    @Override
-    public double serverDemand() {
-        return service.mean();
     }
 
     @Override

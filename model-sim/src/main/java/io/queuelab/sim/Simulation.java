@@ -242,7 +242,7 @@ public final class Simulation {
             if (model instanceof MM1Model || model instanceof DirtyPageBufferModel) {
                 new FcfsServer(model, streams, recorder).run(arrivals);
             } else {
-                new SharedServer(model, streams, recorder).run(arrivals);
+                new SharedServer((ServiceTimeModel) model, streams, recorder).run(arrivals);
             }
             return recorder.finish(index, removeWarmup, confidence);
         } finally {
