@@ -35,6 +35,7 @@ final class Recorder {
     private Segment current;
 
     private long served;
+    private double firstArrival = Double.POSITIVE_INFINITY;
     private double lastDeparture;
 
     private long flushes;
@@ -59,6 +60,7 @@ final class Recorder {
      */
     void answered(double arrival, double sent, double departure) {
         double response = departure - arrival;
+        firstArrival = Math.min(firstArrival, arrival);
         partialSum += response;
         if (++partialCount == batchSize) {
             addBatch(partialSum / partialCount);
@@ -80,6 +82,7 @@ final class Recorder {
 
     /** A request arriving at {@code arrival} was refused. */
     void dropped(double arrival) {
+        firstArrival = Math.min(firstArrival, arrival);
         current.dropped++;
         if (log != null) {
             append(arrival, Double.NaN, Double.NaN, LogFormat.DROPPED);
@@ -191,7 +194,8 @@ final class Recorder {
             dropped += segments[s].dropped;
             sum += segments[s].sum;
         }
-        double warmupEnd = segments[firstSegment].start;
+        // without a warm-up cut the run begins at its first arrival (a trace may begin late)
+        double warmupEnd = firstSegment == 0 ? firstArrival : segments[firstSegment].start;
         double span = lastDeparture - warmupEnd;
         int firstBatch = (int) (firstSegment * segmentLength / batchSize);
         FlushSummary flushSummary = !dpb ? null : new FlushSummary(flushes, flushes > 1 ? (lastFlushStart - firstFlushStart) / (flushes - 1) : Double.NaN,

@@ -68,4 +68,16 @@ class ClosedAndPrecisionTest {
         assertEquals(3.5 / 3, r.meanResponse().value(), 1e-9);
         assertEquals(1.5, r.responseTimes().getMaxValue() / 1e9, 1e-3);
     }
+
+    @Test
+    void aTraceThatBeginsLateCountsItsThroughputFromItsFirstArrival() throws Exception {
+        double[] arrivals = new double[1000];
+        for (int i = 0; i < arrivals.length; i++) {
+            arrivals[i] = 5_000 + i * 0.1; // 10 per second, starting at 5000 s
+        }
+        SimulationResult r = Simulation.of(new MM1Model(Distribution.deterministic(0.05)), Workload.traceSeconds(arrivals))
+                .removeWarmup(false).run();
+        assertEquals(10, r.throughput().value(), 0.01);
+        assertEquals(0.5, r.meanPopulation().value(), 0.01);
+    }
 }
