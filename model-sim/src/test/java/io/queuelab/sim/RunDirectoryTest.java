@@ -112,6 +112,19 @@ class RunDirectoryTest {
     }
 
     @Test
+    void measuredServiceTimesBecomeAnEmpiricalDistribution() throws Exception {
+        // an M/D/1 run logs service start as sent, so completed - sent is the 10 ms service time
+        Simulation.of(new MM1Model(Distribution.deterministic(0.010)), Workload.open(50)).duration(200).seed(1)
+                .writeRun(tmp.resolve("md1")).run();
+        Distribution.Empirical measured = Distribution.empiricalServiceTimes(tmp.resolve("md1"));
+        assertEquals(10_000, measured.values().length, 500);
+        assertEquals(0.010, measured.mean(), 1e-9);
+        // resampling it reproduces M/D/1: E[R] = x + rho x / (2 (1 - rho)) = 10 ms + 5 ms
+        SimulationResult md1 = Simulation.of(new MM1Model(measured), Workload.open(50)).customers(400_000).replications(4).seed(2).run();
+        assertEquals(0.015, md1.meanResponse().value(), 0.02 * 0.015);
+    }
+
+    @Test
     void unstableOpenModelIsRefusedBeforeAnythingIsWritten() {
         Path out = tmp.resolve("never");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
