@@ -45,7 +45,14 @@ class RunDirectoryTest {
         long[] arrivals = RunLogs.intendedInstants(run.path());
         assertEquals(first.customers() + first.warmupCustomers(), arrivals.length);
         assertEquals(40_000, arrivals.length, 1_000); // Poisson(20/s) for 2000 s
-        assertTrue(Files.readAllLines(run.path().resolve("flushes.tsv")).size() > 300);
+        var flushes = FlushEvent.read(run.path());
+        assertEquals(first.flushes().flushes(), flushes.size());
+        for (FlushEvent f : flushes) {
+            assertEquals(111, f.pages());
+            assertTrue(f.endNanos() > f.startNanos());
+        }
+        double meanDuration = flushes.stream().mapToLong(f -> f.endNanos() - f.startNanos()).average().orElseThrow() / 1e9;
+        assertEquals(first.flushes().meanDuration(), meanDuration, 1e-6);
     }
 
     @Test
