@@ -120,6 +120,9 @@ class SimulateCommandTest {
                 {"simulate", "--model", "dpb", "--dpb-max", "0", "--lambda", "1", "--duration", "10"},
                 {"simulate", "--model", "dpb", "--trace", tmp.resolve("missing").toString()},
                 {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "1", "--duration", "10", "--confidence", "1.5"},
+                {"simulate", "--model", "mm1-ld", "--service", "exp:0.01", "--p", "0.1", "--capacity", "0", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "0.0001", "--duration", "1"},
+                {"simulate", "--model", "dpb", "--closed", "0", "--duration", "10"},
         };
         for (String[] args : bad) {
             assertEquals(2, run(args), String.join(" ", args));

@@ -177,8 +177,14 @@ final class Recorder {
         return best;
     }
 
-    /** Removes the warm-up (MSER-5, rounded up to a segment boundary) and summarizes the rest. */
-    ReplicationResult finish(int index, boolean removeWarmup, double confidence) {
+    /**
+     * Removes the warm-up (MSER-5, rounded up to a segment boundary) and summarizes the rest.
+     *
+     * @param windowEnd the instant arrivals stopped being admitted (the run's duration), or 0
+     *                  when the run ended with its customers or its trace: the observation
+     *                  window ends at the later of it and the last departure
+     */
+    ReplicationResult finish(int index, boolean removeWarmup, double confidence, double windowEnd) {
         int firstSegment = 0;
         if (removeWarmup) {
             long cut = mserTruncation(batchMeans, batches) * batchSize;
@@ -196,11 +202,12 @@ final class Recorder {
         }
         // without a warm-up cut the run begins at its first arrival (a trace may begin late)
         double warmupEnd = firstSegment == 0 ? firstArrival : segments[firstSegment].start;
-        double span = lastDeparture - warmupEnd;
+        double end = Math.max(lastDeparture, windowEnd);
+        double span = end - warmupEnd;
         int firstBatch = (int) (firstSegment * segmentLength / batchSize);
         FlushSummary flushSummary = !dpb ? null : new FlushSummary(flushes, flushes > 1 ? (lastFlushStart - firstFlushStart) / (flushes - 1) : Double.NaN,
                 flushes > 0 ? flushTime / flushes : Double.NaN, flushes > 0 ? (double) flushPages / flushes : Double.NaN);
-        return new ReplicationResult(index, count, served - count, warmupEnd, lastDeparture, dropped,
+        return new ReplicationResult(index, count, served - count, warmupEnd, end, dropped,
                 count > 0 ? sum / count : Double.NaN, batchMeansInterval(firstBatch, confidence),
                 count / span, sum / span, histogram, flushSummary);
     }

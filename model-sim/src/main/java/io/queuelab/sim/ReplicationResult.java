@@ -9,7 +9,8 @@ import org.HdrHistogram.Histogram;
  * @param customers        answered requests counted (after warm-up)
  * @param warmupCustomers  answered requests deleted as warm-up (MSER-5)
  * @param warmupEnd        simulated instant (seconds) where the counted part begins
- * @param end              simulated instant (seconds) of the last departure
+ * @param end              simulated instant (seconds) the observation ends: the last departure, or
+ *                         the run's duration when that is later
  * @param dropped          requests refused by a full server (load-dependent model only)
  * @param meanResponse     mean response time, seconds
  * @param batchMeans       batch-means confidence interval of the mean response (20 batches)

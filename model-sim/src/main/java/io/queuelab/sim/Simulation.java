@@ -194,6 +194,11 @@ public final class Simulation {
             pool.shutdownNow();
         }
         SimulationResult result = new SimulationResult(model, workload, seed, confidence, results, runDirectory);
+        if (result.customers() == 0) {
+            // the manifest stays incomplete: nothing was measured
+            throw new IllegalStateException("no request was answered in " + results.size()
+                    + " replication(s): lengthen the run (duration or customers) or raise the arrival rate");
+        }
         if (run != null) {
             RunManifest.summarize(manifest, result);
             manifest.markComplete();
@@ -244,7 +249,9 @@ public final class Simulation {
             } else {
                 new SharedServer((ServiceTimeModel) model, streams, recorder).run(arrivals);
             }
-            return recorder.finish(index, removeWarmup, confidence);
+            // an open or closed run observes until its duration; a trace until its last departure
+            double windowEnd = workload instanceof Workload.Trace || duration == Double.POSITIVE_INFINITY ? 0 : duration;
+            return recorder.finish(index, removeWarmup, confidence, windowEnd);
         } finally {
             if (log != null) {
                 log.close();

@@ -35,7 +35,7 @@ class RecorderTest {
             t += 0.5;
             recorder.answered(t, t, t + response);
         }
-        ReplicationResult r = recorder.finish(0, true, 0.95);
+        ReplicationResult r = recorder.finish(0, true, 0.95, 0);
         assertEquals(1.0, r.meanResponse(), 1e-12);
         assertTrue(r.warmupCustomers() >= 50_000 && r.warmupCustomers() <= 50_000 + 1_000_000 / 16, "cut " + r.warmupCustomers());
         assertEquals(r.customers() + r.warmupCustomers(), 1_000_000);
@@ -45,6 +45,6 @@ class RecorderTest {
         for (int i = 0; i < 1000; i++) {
             kept.answered(i, i, i + (i < 10 ? 10 : 1));
         }
-        assertEquals(1.09, kept.finish(0, false, 0.95).meanResponse(), 1e-12);
+        assertEquals(1.09, kept.finish(0, false, 0.95, 0).meanResponse(), 1e-12);
     }
 }
