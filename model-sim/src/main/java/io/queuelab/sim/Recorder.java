@@ -46,10 +46,23 @@ final class Recorder {
 
     private final RequestLogWriter log;
     private final Writer flushLog;
+    private final long warmupToFlag;
 
-    Recorder(RequestLogWriter log, Writer flushLog) {
+    /** A recorder that writes nothing. */
+    Recorder() {
+        this(null, null, 0);
+    }
+
+    /**
+     * @param log          the request log to write, or null
+     * @param flushLog     the flush log to write, or null
+     * @param warmupToFlag the first {@code warmupToFlag} answered requests (and the refusals among
+     *                     them) are logged with {@link LogFormat#FLAG_WARMUP}
+     */
+    Recorder(RequestLogWriter log, Writer flushLog, long warmupToFlag) {
         this.log = log;
         this.flushLog = flushLog;
+        this.warmupToFlag = warmupToFlag;
         current = new Segment(0);
         segments[segmentCount++] = current;
     }
@@ -73,11 +86,11 @@ final class Recorder {
         current.count++;
         current.sum += response;
         current.histogram.recordValue(Math.round(response * 1e9));
-        served++;
         lastDeparture = departure;
         if (log != null) {
             append(arrival, sent, departure, LogFormat.OK);
         }
+        served++;
     }
 
     /** A request arriving at {@code arrival} was refused. */
@@ -114,7 +127,7 @@ final class Recorder {
     private void append(double arrival, double sent, double departure, int outcome) {
         try {
             log.append(nanos(arrival), nanosOrNone(sent), nanosOrNone(sent), nanosOrNone(departure),
-                    0, 0, 0, outcome, 0, 0);
+                    0, 0, 0, outcome, 0, served < warmupToFlag ? LogFormat.FLAG_WARMUP : 0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

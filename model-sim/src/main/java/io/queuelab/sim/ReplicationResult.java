@@ -5,7 +5,7 @@ import org.HdrHistogram.Histogram;
 /**
  * What one replication measured after its warm-up was removed.
  *
- * @param index            replication number (0-based); its random stream is the index-th split of the seed
+ * @param index            replication number (0-based); its streams come from the index-th nextLong() of new SplittableRandom(seed)
  * @param customers        answered requests counted (after warm-up)
  * @param warmupCustomers  answered requests deleted as warm-up (MSER-5)
  * @param warmupEnd        simulated instant (seconds) where the counted part begins

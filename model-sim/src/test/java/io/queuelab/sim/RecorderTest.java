@@ -28,7 +28,7 @@ class RecorderTest {
     @Test
     void warmupFromAnOverloadedStartIsRemoved() {
         // requests 0..49999 see a long queue (response 10 s), the rest 1 s: the cut must land after the transient
-        Recorder recorder = new Recorder(null, null);
+        Recorder recorder = new Recorder();
         double t = 0;
         for (int i = 0; i < 1_000_000; i++) {
             double response = i < 50_000 ? 10 : 1;
@@ -41,7 +41,7 @@ class RecorderTest {
         assertEquals(r.customers() + r.warmupCustomers(), 1_000_000);
         assertEquals(2.0, r.throughput(), 1e-3);
 
-        Recorder kept = new Recorder(null, null);
+        Recorder kept = new Recorder();
         for (int i = 0; i < 1000; i++) {
             kept.answered(i, i, i + (i < 10 ? 10 : 1));
         }
