@@ -226,10 +226,16 @@ final class Recorder {
     }
 
     private boolean dpb;
+    private long minBatchCustomers = 1;
 
-    /** Marks the replication as one of a model with a dirty-page buffer (its result has flush statistics). */
-    void expectFlushes() {
+    /**
+     * Marks the replication as one of a model with a dirty-page buffer: its result has flush
+     * statistics, and each batch of its batch-means interval spans at least ten flush cycles
+     * ({@code 10 bufferPages} requests), since response times are correlated over a cycle.
+     */
+    void expectFlushes(int bufferPages) {
         dpb = true;
+        minBatchCustomers = 10L * bufferPages;
     }
 
     private Estimate batchMeansInterval(int firstBatch, double confidence) {
@@ -237,7 +243,11 @@ final class Recorder {
         if (available < 2) {
             return new Estimate(Double.NaN, Double.NaN, confidence, 0);
         }
-        int groups = Math.min(CI_BATCHES, available);
+        long longEnough = (minBatchCustomers + batchSize - 1) / batchSize; // in batches
+        int groups = (int) Math.min(Math.min(CI_BATCHES, available), available / longEnough);
+        if (groups < 2) {
+            return new Estimate(Double.NaN, Double.NaN, confidence, 0);
+        }
         int perGroup = available / groups;
         int from = batches - groups * perGroup; // the leftover batches are dropped at the start
         double[] means = new double[groups];

@@ -38,4 +38,20 @@ class DirtyPageBufferTest {
         double expected = 0.0025 + 0.00049 + 0.0269 + 0.00433;
         assertEquals(expected, r.meanResponse().value(), 0.02 * expected);
     }
+
+    @Test
+    void batchMeansOfOneReplicationAgreeWithIndependentReplications() throws Exception {
+        SimulationResult one = Simulation.of(TABLE_1, Workload.open(25)).duration(40_000).seed(6).run();
+        SimulationResult many = Simulation.of(TABLE_1, Workload.open(25)).duration(5_000).replications(8).seed(7).run();
+        Estimate batch = one.meanResponse();
+        Estimate independent = many.meanResponse();
+        assertEquals(20, batch.samples());
+        assertTrue(batch.relativeHalfWidth() < 0.1, batch.toString());
+        assertEquals(independent.value(), batch.value(), batch.halfWidth() + independent.halfWidth(),
+                "batch means " + batch + " vs replications " + independent);
+
+        // a run of fewer than two batches of ten flush cycles has no batch-means interval
+        Estimate tooShort = Simulation.of(TABLE_1, Workload.open(12.5)).duration(150).seed(8).run().meanResponse();
+        assertTrue(Double.isNaN(tooShort.halfWidth()), tooShort.toString());
+    }
 }
