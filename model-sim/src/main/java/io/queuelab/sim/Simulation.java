@@ -30,9 +30,9 @@ import java.util.concurrent.Future;
  *
  * Guarantees: the result depends only on the configuration, never on the number of threads or on
  * timing (replication i draws from {@code new SplittableRandom(s_i)}, s_i the i-th {@code nextLong()}
- * of {@code new SplittableRandom(seed)}); memory
- * does not grow with the number of simulated requests unless a run directory (which holds the
- * per-request log of replication 0) is asked for; an open model whose utilization is 1 or more is
+ * of {@code new SplittableRandom(seed)}); memory does not grow with the number of simulated
+ * requests (the per-request log of replication 0, written only with a run directory, streams to
+ * disk); an open model whose utilization is 1 or more is
  * refused by {@link #validate()} with a message that names it unstable.
  */
 public final class Simulation {
