@@ -130,6 +130,14 @@ public final class SimulateCommand implements Callable<Integer> {
             simulation.writeRun(out);
         }
         simulation.validate();
+        if (workload instanceof Workload.Trace trace && !m.stableAt(trace.rate())) {
+            // a finite trace always ends, but what it measures is a transient, not a steady state
+            spec.commandLine().getErr().printf(Locale.ROOT,
+                    "queuelab: warning: the trace's mean rate %.4g/s gives utilization %.3f >= 1 (mean server time %.4g s);"
+                            + " the result describes this overloaded trace only%n",
+                    trace.rate(), m.utilization(trace.rate()), m.serverDemand());
+            spec.commandLine().getErr().flush();
+        }
         print(simulation.run(), spec.commandLine().getOut());
         return 0;
     }

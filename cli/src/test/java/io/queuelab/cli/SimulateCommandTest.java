@@ -88,6 +88,11 @@ class SimulateCommandTest {
 
         assertEquals(0, run("simulate", "--model", "dpb", "--trace", dir.toString(), "--replications", "2"), stderr());
         assertTrue(stdout().contains("trace workload"), stdout());
+        assertEquals("", stderr());
+
+        // the same trace on a server too slow for it: simulated, with a warning that it is overloaded
+        assertEquals(0, run("simulate", "--model", "dpb", "--proc", "exp:0.05", "--trace", dir.toString(), "--replications", "2"));
+        assertTrue(stderr().contains("utilization") && stderr().contains(">= 1"), stderr());
     }
 
     @Test
