@@ -226,16 +226,10 @@ final class Recorder {
     }
 
     private boolean dpb;
-    private long minBatchCustomers = 1;
 
-    /**
-     * Marks the replication as one of a model with a dirty-page buffer: its result has flush
-     * statistics, and each batch of its batch-means interval spans at least ten flush cycles
-     * ({@code 10 bufferPages} requests), since response times are correlated over a cycle.
-     */
-    void expectFlushes(int bufferPages) {
+    /** Marks the replication as one of a model with a dirty-page buffer (its result has flush statistics). */
+    void expectFlushes() {
         dpb = true;
-        minBatchCustomers = 10L * bufferPages;
     }
 
     private Estimate batchMeansInterval(int firstBatch, double confidence) {
@@ -243,6 +237,8 @@ final class Recorder {
         if (available < 2) {
             return new Estimate(Double.NaN, Double.NaN, confidence, 0);
         }
+        // response times are correlated over a flush cycle: a batch spans at least ten of them
+        long minBatchCustomers = flushes > 0 ? Math.max(1, 10 * (served / flushes)) : 1;
         long longEnough = (minBatchCustomers + batchSize - 1) / batchSize; // in batches
         int groups = (int) Math.min(Math.min(CI_BATCHES, available), available / longEnough);
         if (groups < 2) {

@@ -13,8 +13,8 @@ import org.HdrHistogram.Histogram;
  *                         the run's duration when that is later
  * @param dropped          requests refused by a full server (load-dependent model only)
  * @param meanResponse     mean response time, seconds
- * @param batchMeans       batch-means confidence interval of the mean response (up to 20 batches; for
- *                         the DPB model each spans at least 10 flush cycles; NaN if fewer than 2 fit)
+ * @param batchMeans       batch-means confidence interval of the mean response (up to 20 batches; when
+ *                         the buffer flushes, each spans at least 10 flush cycles; NaN if fewer than 2 fit)
  * @param throughput       answered requests per second over [warmupEnd, end]
  * @param meanPopulation   time-average number of requests in the system (Little: total sojourn / span)
  * @param responseTimes    response times in nanoseconds

@@ -54,4 +54,16 @@ class DirtyPageBufferTest {
         Estimate tooShort = Simulation.of(TABLE_1, Workload.open(12.5)).duration(150).seed(8).run().meanResponse();
         assertTrue(Double.isNaN(tooShort.halfWidth()), tooShort.toString());
     }
+
+    @Test
+    void aBufferThatNeverFillsIsMM1PlusAConstantLatency() throws Exception {
+        // how the reports module simulates the paper's modified M/M/1: E[R] = l + x / (1 - lambda x)
+        DirtyPageBufferModel latencyPlusMM1 = new DirtyPageBufferModel(Distribution.deterministic(0.001),
+                Distribution.exponential(0.01), Integer.MAX_VALUE, Distribution.exponential(1e-9));
+        SimulationResult r = Simulation.of(latencyPlusMM1, Workload.open(50)).customers(2_000_000).seed(9).run();
+        Estimate mean = r.meanResponse();
+        assertTrue(mean.covers(0.001 + 0.01 / (1 - 0.5)), mean.toString());
+        assertTrue(mean.relativeHalfWidth() < 0.03, mean.toString());
+        assertEquals(0, r.flushCount());
+    }
 }
