@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "queuelab", mixinStandardHelpOptions = true, version = "queuelab 0.1.0",
         description = "Open-loop load for database servers, checked against queueing models.",
         subcommands = {
+                CassandraCommand.class,
                 CommandLine.HelpCommand.class,
                 DemoCommand.class,
                 ExportCommand.class,

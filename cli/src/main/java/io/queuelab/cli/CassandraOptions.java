@@ -1,0 +1,159 @@
+package io.queuelab.cli;
+
+import io.queuelab.cassandra.CqlBackend;
+import io.queuelab.cassandra.CqlSettings;
+import io.queuelab.cassandra.CqlSyncBackend;
+import io.queuelab.cassandra.workload.CqlWorkload;
+import io.queuelab.cassandra.workload.Scenario;
+import io.queuelab.cassandra.workload.TimeSeriesSpec;
+import io.queuelab.cassandra.workload.TimeSeriesWorkload;
+import io.queuelab.cassandra.workload.TimeSeriesSpec.IndexTechnique;
+import io.queuelab.cassandra.workload.TimeSeriesSpec.Layout;
+import io.queuelab.cassandra.workload.WisconsinWorkload;
+import io.queuelab.core.backend.Backend;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The options of a Cassandra run, reusable as a picocli mixin ({@code @Mixin CassandraOptions
+ * cassandra;}): where the cluster is, how requests are sent, and which seed-003 workload runs.
+ * {@link #openBackend()} validates everything and fails with one-line messages.
+ */
+public final class CassandraOptions {
+
+    @Option(names = {"--contact-points", "--contact-point"}, paramLabel = "HOST[:PORT],...",
+            defaultValue = "127.0.0.1:9042", description = "Cassandra nodes to contact first (default: ${DEFAULT-VALUE}).")
+    String contactPoints;
+
+    @Option(names = "--local-dc", defaultValue = "datacenter1",
+            description = "The driver's local datacenter (default: ${DEFAULT-VALUE}).")
+    String localDatacenter;
+
+    @Option(names = "--keyspace", defaultValue = "queuelab", description = "Keyspace of the tables (default: ${DEFAULT-VALUE}).")
+    String keyspace;
+
+    @Option(names = "--replication-factor", defaultValue = "1",
+            description = "SimpleStrategy replication factor when the keyspace is created (default: ${DEFAULT-VALUE}).")
+    int replicationFactor;
+
+    @Option(names = "--write-consistency", defaultValue = "QUORUM",
+            description = "Consistency level of writes (default: ${DEFAULT-VALUE}).")
+    String writeConsistency;
+
+    @Option(names = "--read-consistency", defaultValue = "ONE",
+            description = "Consistency level of reads (default: ${DEFAULT-VALUE}).")
+    String readConsistency;
+
+    @Option(names = "--pool-size", defaultValue = "1", description = "Connections per node (default: ${DEFAULT-VALUE}).")
+    int poolSize;
+
+    @Option(names = "--cql-request-timeout", defaultValue = "2s", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Driver request timeout; slower requests fail as driver_timeout (default: ${DEFAULT-VALUE}).")
+    Duration requestTimeout;
+
+    @Option(names = "--create-schema", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Create keyspace and tables when missing (default: on; --no-create-schema: they must exist).")
+    boolean createSchema;
+
+    @Option(names = "--sync", description = "Synchronous client: worker threads block on each request (default: asynchronous).")
+    boolean sync;
+
+    @Option(names = "--schema", defaultValue = "timeseries",
+            description = "Workload: timeseries (seed 003) or wisconsin (key-value point reads/updates) (default: ${DEFAULT-VALUE}).")
+    String schema;
+
+    @Option(names = "--scenario", defaultValue = "write",
+            description = "write, read (range reads; wisconsin: point selects) or mixed (default: ${DEFAULT-VALUE}).")
+    String scenario;
+
+    @Option(names = "--cql-read-ratio", defaultValue = "0.25",
+            description = "Share of reads in the mixed scenario (default: ${DEFAULT-VALUE}, seed 003's 1:3).")
+    double readRatio;
+
+    @Option(names = "--layout", defaultValue = "typed",
+            description = "typed (one value per cell) or batched (--batch-size values per blob) (default: ${DEFAULT-VALUE}).")
+    String layout;
+
+    @Option(names = "--batch-size", defaultValue = "150", description = "Values per blob in the batched layout (default: ${DEFAULT-VALUE}).")
+    int batchSize;
+
+    @Option(names = "--index", defaultValue = "same-table",
+            description = "same-table (metadata rows), separate-table, or none (scan partition keys) (default: ${DEFAULT-VALUE}).")
+    String index;
+
+    @Option(names = "--sensors", defaultValue = "4", description = "Number of sensors (default: ${DEFAULT-VALUE}).")
+    int sensors;
+
+    @Option(names = "--timewidth", defaultValue = "100000", description = "Values per partition (default: ${DEFAULT-VALUE}).")
+    int timewidth;
+
+    @Option(names = "--preload", defaultValue = "20000",
+            description = "Values per sensor loaded before the run, which reads check (default: ${DEFAULT-VALUE}).")
+    int preload;
+
+    @Option(names = "--range-min", defaultValue = "9000", description = "Shortest range read, in values (default: ${DEFAULT-VALUE}).")
+    int rangeMin;
+
+    @Option(names = "--range-max", defaultValue = "10000", description = "Longest range read, in values (default: ${DEFAULT-VALUE}).")
+    int rangeMax;
+
+    @Option(names = "--limit", defaultValue = "10000", description = "LIMIT of a range read, in values (default: ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = "--rows", defaultValue = "100000", description = "Tuples of the wisconsin relation (default: ${DEFAULT-VALUE}).")
+    int rows;
+
+    /** Connection and request settings, validated. */
+    public CqlSettings settings() {
+        return new CqlSettings(CqlSettings.parseContactPoints(contactPoints), localDatacenter, keyspace,
+                replicationFactor, CqlSettings.parseConsistency(writeConsistency),
+                CqlSettings.parseConsistency(readConsistency), poolSize, requestTimeout,
+                createSchema);
+    }
+
+    /** The workload the options describe, validated. */
+    public CqlWorkload workload() {
+        Scenario run = choice("--scenario", scenario, Map.of("write", Scenario.WRITE, "read", Scenario.READ,
+                "mixed", Scenario.MIXED));
+        String kind = choice("--schema", schema, Map.of("timeseries", "timeseries", "wisconsin", "wisconsin"));
+        if (kind.equals("wisconsin")) {
+            return new WisconsinWorkload(rows, run, readRatio);
+        }
+        Layout cells = choice("--layout", layout, Map.of("typed", Layout.TYPED, "batched", Layout.BATCHED));
+        IndexTechnique technique = choice("--index", index, Map.of("same-table", IndexTechnique.SAME_TABLE,
+                "separate-table", IndexTechnique.SEPARATE_TABLE, "none", IndexTechnique.NONE));
+        return new TimeSeriesWorkload(new TimeSeriesSpec(cells,
+                cells == Layout.TYPED ? 1 : batchSize, technique, run, readRatio, sensors, timewidth, preload,
+                rangeMin, rangeMax, limit));
+    }
+
+    /** True when {@code --sync} asks for the blocking client. */
+    public boolean synchronous() {
+        return sync;
+    }
+
+    /**
+     * Connects, creates the schema if asked, loads the workload's data once and returns the backend:
+     * a {@link CqlSyncBackend} with {@code --sync}, otherwise a {@link CqlBackend}.
+     */
+    public Backend openBackend() throws Exception {
+        CqlSettings settings = settings();
+        CqlWorkload workload = workload();
+        return sync ? CqlSyncBackend.open(settings, workload) : CqlBackend.open(settings, workload);
+    }
+
+    private static <T> T choice(String option, String value, Map<String, T> choices) {
+        T chosen = choices.get(value.trim().toLowerCase(Locale.ROOT));
+        if (chosen == null) {
+            throw new IllegalArgumentException(option + " must be one of "
+                    + Arrays.stream(choices.keySet().toArray(String[]::new)).sorted().collect(Collectors.joining(", "))
+                    + ", was '" + value + "'");
+        }
+        return chosen;
+    }
+}
