@@ -1,18 +1,14 @@
 package io.queuelab.cli;
 
-import io.queuelab.sim.DirtyPageBufferModel;
-import io.queuelab.sim.Distribution;
 import io.queuelab.sim.Estimate;
-import io.queuelab.sim.LoadDependentModel;
-import io.queuelab.sim.MM1Model;
 import io.queuelab.sim.Model;
-import io.queuelab.sim.ProcessorSharingModel;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
 import io.queuelab.sim.Workload;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -36,30 +32,8 @@ public final class SimulateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--model", required = true, description = "mm1, mm1-ps, mm1-ld or dpb.")
-    String model;
-
-    @Option(names = "--service", description = "Service time of mm1, mm1-ps and mm1-ld (e.g. exp:0.01).")
-    String service;
-
-    @Option(names = "--p", description = "Load dependency of mm1-ld, 0 <= p < 1.")
-    Double loadDependency;
-
-    @Option(names = "--capacity", description = "Most requests mm1-ld admits at once (default ${DEFAULT-VALUE}).",
-            defaultValue = "" + LoadDependentModel.DEFAULT_CAPACITY)
-    int capacity;
-
-    @Option(names = "--proc", description = "dpb: processing time T_proc (default Table 1: exp:0.0269).")
-    String processing;
-
-    @Option(names = "--nd", description = "dpb: network delay T_nd (default Table 1: shexp:0.0025,0.00049).")
-    String networkDelay;
-
-    @Option(names = "--dpb-max", description = "dpb: pages in a full buffer, DPB_max (default Table 1: 111).")
-    Integer bufferPages;
-
-    @Option(names = "--dp", description = "dpb: time to write one dirty page T_dp (default Table 1: exp:0.00433).")
-    String dirtyPage;
+    @Mixin
+    ModelOptions model;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Load load;
@@ -110,7 +84,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Model m = model();
+        Model m = model.model();
         Workload workload = workload();
         Simulation simulation = Simulation.of(m, workload).replications(replications).seed(seed)
                 .confidence(confidence).removeWarmup(!keepWarmup);
@@ -130,69 +104,27 @@ public final class SimulateCommand implements Callable<Integer> {
             simulation.writeRun(out);
         }
         simulation.validate();
+        if (workload instanceof Workload.Trace trace && !m.stableAt(trace.rate())) {
+            // a finite trace always ends, but what it measures is a transient, not a steady state
+            spec.commandLine().getErr().printf(Locale.ROOT,
+                    "queuelab: warning: the trace's mean rate %.4g/s gives utilization %.3f >= 1 (mean server time %.4g s);"
+                            + " the result describes this overloaded trace only%n",
+                    trace.rate(), m.utilization(trace.rate()), m.serverDemand());
+            spec.commandLine().getErr().flush();
+        }
         print(simulation.run(), spec.commandLine().getOut());
         return 0;
     }
 
-    private Model model() throws IOException {
-        boolean dpb = "dpb".equals(model);
-        boolean ld = "mm1-ld".equals(model);
-        refuse(!dpb && (processing != null || networkDelay != null || bufferPages != null || dirtyPage != null),
-                "--proc, --nd, --dpb-max and --dp apply to --model dpb only");
-        refuse(dpb && service != null, "--service does not apply to --model dpb (use --proc, --nd, --dpb-max, --dp)");
-        refuse(!ld && loadDependency != null, "--p applies to --model mm1-ld only");
-        refuse(!ld && spec.commandLine().getParseResult().hasMatchedOption("--capacity"), "--capacity applies to --model mm1-ld only");
-        switch (model) {
-            case "mm1":
-                return new MM1Model(distribution("--service", requireService()));
-            case "mm1-ps":
-                return new ProcessorSharingModel(distribution("--service", requireService()));
-            case "mm1-ld":
-                refuse(loadDependency == null, "--model mm1-ld needs --p (load dependency, 0 <= p < 1)");
-                return new LoadDependentModel(distribution("--service", requireService()), loadDependency, capacity);
-            case "dpb":
-                DirtyPageBufferModel t1 = DirtyPageBufferModel.table1();
-                return new DirtyPageBufferModel(
-                        networkDelay == null ? t1.networkDelay() : distribution("--nd", networkDelay),
-                        processing == null ? t1.processing() : distribution("--proc", processing),
-                        bufferPages == null ? t1.bufferPages() : bufferPages,
-                        dirtyPage == null ? t1.dirtyPage() : distribution("--dp", dirtyPage));
-            default:
-                throw new IllegalArgumentException("unknown --model '" + model + "' (expected mm1, mm1-ps, mm1-ld or dpb)");
-        }
-    }
-
-    private String requireService() {
-        refuse(service == null, "--model " + model + " needs --service (e.g. exp:0.01 for a mean of 10 ms)");
-        return service;
-    }
-
     private Workload workload() throws IOException {
-        refuse(think != null && load.jobs == null, "--think applies to --closed only");
+        ModelOptions.refuse(think != null && load.jobs == null, "--think applies to --closed only");
         if (load.lambda != null) {
             return Workload.open(load.lambda);
         }
         if (load.jobs != null) {
-            return think == null ? Workload.closed(load.jobs) : Workload.closed(load.jobs, distribution("--think", think));
+            return think == null ? Workload.closed(load.jobs) : Workload.closed(load.jobs, ModelOptions.distribution("--think", think));
         }
         return Workload.traceOf(load.trace);
-    }
-
-    private static Distribution distribution(String option, String spec) throws IOException {
-        try {
-            if (spec.startsWith("empirical:")) {
-                return Distribution.empiricalServiceTimes(Path.of(spec.substring("empirical:".length())));
-            }
-            return Distribution.parse(spec);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(option + ": " + e.getMessage());
-        }
-    }
-
-    private static void refuse(boolean condition, String message) {
-        if (condition) {
-            throw new IllegalArgumentException(message);
-        }
     }
 
     private void print(SimulationResult r, PrintWriter w) {

@@ -6,6 +6,10 @@ import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.Simulation;
+import io.queuelab.sim.SimulationResult;
+import io.queuelab.sim.Workload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,6 +53,12 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Sweep directory to create (must not exist); default runs/sweep-<time>.")
     Path out;
 
+    @Option(names = "--simulate", description = "Simulate the sweep from --model (and its parameters) instead of running a backend.")
+    boolean simulate;
+
+    @Mixin
+    ModelOptions model;
+
     @Mixin
     GeneratorOptions generator;
 
@@ -62,6 +72,11 @@ public final class SweepCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<Level> levels = levels(rates, closed);
         Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
+        if (simulate) {
+            simulate(dir, levels, model.model(), duration, warmup, generator.seed, spec.commandLine().getOut());
+            return 0;
+        }
+        ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep: add --simulate");
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
             run(dir, levels, duration, warmup, constant, generator, b, server.companion(), backend.settings(), spec.commandLine().getOut());
         }
@@ -105,6 +120,34 @@ public final class SweepCommand implements Callable<Integer> {
             }
         }
         return levels;
+    }
+
+    /**
+     * Simulates every level into {@code dir}: the same sweep as a measured one, from a model, one
+     * replication per level (warm-up removed by MSER-5 as in every simulation), so the reports
+     * read measured and simulated sweeps alike.
+     */
+    static void simulate(Path dir, List<Level> levels, Model model, Duration duration, Duration warmup, long seed,
+                         java.io.PrintWriter out) throws Exception {
+        if (levels.get(0).jobs() == 0) {
+            for (Level level : levels) {
+                Simulation.of(model, Workload.open(level.rate())).duration(1).validate(); // refuse unstable levels before any run
+            }
+        }
+        SweepManifest manifest = SweepManifest.create(dir, levels.get(0).jobs() > 0 ? "closed" : "open");
+        for (Level level : levels) {
+            Workload workload = level.jobs() > 0 ? Workload.closed(level.jobs()) : Workload.open(level.rate());
+            SimulationResult r = Simulation.of(model, workload)
+                    .duration((duration.toNanos() + warmup.toNanos()) / 1e9).replications(1).seed(seed)
+                    .writeRun(dir.resolve(level.label())).run();
+            out.printf(java.util.Locale.ROOT, "simulated %s: mean response %.3f ms, throughput %.2f/s%n", level.label(),
+                    r.meanResponse().value() * 1e3, r.throughput().value());
+            manifest.add(level.label(), level.rate(), level.jobs());
+        }
+        manifest.complete(Map.of("duration", duration.toString(), "warmup", warmup.toString(), "model", model.name(),
+                "simulated", true));
+        out.println("simulated sweep of " + levels.size() + " runs in " + dir);
+        out.flush();
     }
 
     /** Runs every level into {@code dir}; the sweep's {@code sweep.json} is marked complete last. */

@@ -88,6 +88,11 @@ class SimulateCommandTest {
 
         assertEquals(0, run("simulate", "--model", "dpb", "--trace", dir.toString(), "--replications", "2"), stderr());
         assertTrue(stdout().contains("trace workload"), stdout());
+        assertEquals("", stderr());
+
+        // the same trace on a server too slow for it: simulated, with a warning that it is overloaded
+        assertEquals(0, run("simulate", "--model", "dpb", "--proc", "exp:0.05", "--trace", dir.toString(), "--replications", "2"));
+        assertTrue(stderr().contains("utilization") && stderr().contains(">= 1"), stderr());
     }
 
     @Test
@@ -120,6 +125,9 @@ class SimulateCommandTest {
                 {"simulate", "--model", "dpb", "--dpb-max", "0", "--lambda", "1", "--duration", "10"},
                 {"simulate", "--model", "dpb", "--trace", tmp.resolve("missing").toString()},
                 {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "1", "--duration", "10", "--confidence", "1.5"},
+                {"simulate", "--model", "mm1-ld", "--service", "exp:0.01", "--p", "0.1", "--capacity", "0", "--lambda", "1", "--duration", "10"},
+                {"simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "0.0001", "--duration", "1"},
+                {"simulate", "--model", "dpb", "--closed", "0", "--duration", "10"},
         };
         for (String[] args : bad) {
             assertEquals(2, run(args), String.join(" ", args));

@@ -48,8 +48,7 @@ public sealed interface Distribution
      * directory, as an empirical distribution.
      */
     static Empirical empiricalServiceTimes(java.nio.file.Path runDir) throws java.io.IOException {
-        io.queuelab.core.log.RunDirectory run = io.queuelab.core.log.RunDirectory.open(runDir);
-        long[] nanos = LogSamples.serviceTimes(run.log());
+        long[] nanos = RunLogs.serviceTimes(runDir);
         if (nanos.length == 0) {
             throw new java.io.IOException("no successful requests to take service times from in " + runDir);
         }

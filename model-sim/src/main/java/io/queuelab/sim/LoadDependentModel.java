@@ -1,6 +1,5 @@
 package io.queuelab.sim;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,17 +13,19 @@ import java.util.Map;
  * M/G/1/K*PS queue the load-dependent model comes from) and refuses arrivals beyond, which the
  * log records as dropped.
  */
-public record LoadDependentModel(Distribution service, double p, int capacity) implements Model {
+public record LoadDependentModel(Distribution service, double p, int capacity) implements ServiceTimeModel {
     /** The capacity used when none is given: large enough that p = 0 behaves as M/M/1 at rho below 0.95. */
     public static final int DEFAULT_CAPACITY = 1000;
+    /** The largest capacity (the simulator keeps one rate per population size). */
+    public static final int MAX_CAPACITY = 1_000_000;
 
     public LoadDependentModel {
         java.util.Objects.requireNonNull(service, "service");
         if (!(p >= 0 && p < 1)) {
             throw new IllegalArgumentException("load dependency p must be in [0, 1), got " + p);
         }
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
+        if (capacity < 1 || capacity > MAX_CAPACITY) {
+            throw new IllegalArgumentException("capacity must be between 1 and " + MAX_CAPACITY + ", got " + capacity);
         }
     }
 
@@ -44,16 +45,10 @@ public record LoadDependentModel(Distribution service, double p, int capacity) i
 
     @Override
     public Map<String, Object> parameters() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("service", service.describe());
+        Map<String, Object> m = ServiceTimeModel.super.parameters();
         m.put("p", p);
         m.put("capacity", capacity);
         return m;
-    }
-
-    @Override
-    public double serverDemand() {
-        return service.mean();
     }
 
     @Override

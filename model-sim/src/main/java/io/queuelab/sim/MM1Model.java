@@ -1,10 +1,7 @@
 package io.queuelab.sim;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /** A single FCFS server with unbounded queue (M/M/1 when service and arrivals are exponential). */
-public record MM1Model(Distribution service) implements Model {
+public record MM1Model(Distribution service) implements ServiceTimeModel {
     public MM1Model {
         java.util.Objects.requireNonNull(service, "service");
     }
@@ -17,17 +14,5 @@ public record MM1Model(Distribution service) implements Model {
     @Override
     public String name() {
         return "mm1";
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("service", service.describe());
-        return p;
-    }
-
-    @Override
-    public double serverDemand() {
-        return service.mean();
     }
 }

@@ -6,7 +6,7 @@ import java.util.Map;
  * A queueing model the simulator runs. Each model is an immutable record of its parameters;
  * {@link #name()} is the name used on the command line and in manifests.
  */
-public sealed interface Model permits MM1Model, ProcessorSharingModel, LoadDependentModel, DirtyPageBufferModel {
+public sealed interface Model permits ServiceTimeModel, DirtyPageBufferModel {
 
     /** The command-line name: mm1, mm1-ps, mm1-ld or dpb. */
     String name();

@@ -1,14 +1,12 @@
 package io.queuelab.sim;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
-/** A single processor-sharing server: n requests present each progress at rate 1/n. */
-public record ProcessorSharingModel(Distribution service) implements Model {
+/** A single processor-sharing server with unbounded capacity: n requests present each progress at rate 1/n. */
+public record ProcessorSharingModel(Distribution service) implements ServiceTimeModel {
     public ProcessorSharingModel {
         java.util.Objects.requireNonNull(service, "service");
     }
 
+    /** M/M/1-PS with exponential service of the given mean (seconds). */
     public static ProcessorSharingModel exponential(double meanService) {
         return new ProcessorSharingModel(Distribution.exponential(meanService));
     }
@@ -16,17 +14,5 @@ public record ProcessorSharingModel(Distribution service) implements Model {
     @Override
     public String name() {
         return "mm1-ps";
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("service", service.describe());
-        return p;
-    }
-
-    @Override
-    public double serverDemand() {
-        return service.mean();
     }
 }

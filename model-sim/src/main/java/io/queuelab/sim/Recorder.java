@@ -35,6 +35,7 @@ final class Recorder {
     private Segment current;
 
     private long served;
+    private double firstArrival = Double.POSITIVE_INFINITY;
     private double lastDeparture;
 
     private long flushes;
@@ -45,10 +46,23 @@ final class Recorder {
 
     private final RequestLogWriter log;
     private final Writer flushLog;
+    private final long warmupToFlag;
 
-    Recorder(RequestLogWriter log, Writer flushLog) {
+    /** A recorder that writes nothing. */
+    Recorder() {
+        this(null, null, 0);
+    }
+
+    /**
+     * @param log          the request log to write, or null
+     * @param flushLog     the flush log to write, or null
+     * @param warmupToFlag the first {@code warmupToFlag} answered requests (and the refusals among
+     *                     them) are logged with {@link LogFormat#FLAG_WARMUP}
+     */
+    Recorder(RequestLogWriter log, Writer flushLog, long warmupToFlag) {
         this.log = log;
         this.flushLog = flushLog;
+        this.warmupToFlag = warmupToFlag;
         current = new Segment(0);
         segments[segmentCount++] = current;
     }
@@ -59,6 +73,7 @@ final class Recorder {
      */
     void answered(double arrival, double sent, double departure) {
         double response = departure - arrival;
+        firstArrival = Math.min(firstArrival, arrival);
         partialSum += response;
         if (++partialCount == batchSize) {
             addBatch(partialSum / partialCount);
@@ -71,15 +86,16 @@ final class Recorder {
         current.count++;
         current.sum += response;
         current.histogram.recordValue(Math.round(response * 1e9));
-        served++;
         lastDeparture = departure;
         if (log != null) {
             append(arrival, sent, departure, LogFormat.OK);
         }
+        served++;
     }
 
     /** A request arriving at {@code arrival} was refused. */
     void dropped(double arrival) {
+        firstArrival = Math.min(firstArrival, arrival);
         current.dropped++;
         if (log != null) {
             append(arrival, Double.NaN, Double.NaN, LogFormat.DROPPED);
@@ -111,7 +127,7 @@ final class Recorder {
     private void append(double arrival, double sent, double departure, int outcome) {
         try {
             log.append(nanos(arrival), nanosOrNone(sent), nanosOrNone(sent), nanosOrNone(departure),
-                    0, 0, 0, outcome, 0, 0);
+                    0, 0, 0, outcome, 0, served < warmupToFlag ? LogFormat.FLAG_WARMUP : 0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -174,8 +190,14 @@ final class Recorder {
         return best;
     }
 
-    /** Removes the warm-up (MSER-5, rounded up to a segment boundary) and summarizes the rest. */
-    ReplicationResult finish(int index, boolean removeWarmup, double confidence) {
+    /**
+     * Removes the warm-up (MSER-5, rounded up to a segment boundary) and summarizes the rest.
+     *
+     * @param windowEnd the instant arrivals stopped being admitted (the run's duration), or 0
+     *                  when the run ended with its customers or its trace: the observation
+     *                  window ends at the later of it and the last departure
+     */
+    ReplicationResult finish(int index, boolean removeWarmup, double confidence, double windowEnd) {
         int firstSegment = 0;
         if (removeWarmup) {
             long cut = mserTruncation(batchMeans, batches) * batchSize;
@@ -191,12 +213,14 @@ final class Recorder {
             dropped += segments[s].dropped;
             sum += segments[s].sum;
         }
-        double warmupEnd = segments[firstSegment].start;
-        double span = lastDeparture - warmupEnd;
+        // without a warm-up cut the run begins at its first arrival (a trace may begin late)
+        double warmupEnd = firstSegment == 0 ? firstArrival : segments[firstSegment].start;
+        double end = Math.max(lastDeparture, windowEnd);
+        double span = end - warmupEnd;
         int firstBatch = (int) (firstSegment * segmentLength / batchSize);
         FlushSummary flushSummary = !dpb ? null : new FlushSummary(flushes, flushes > 1 ? (lastFlushStart - firstFlushStart) / (flushes - 1) : Double.NaN,
                 flushes > 0 ? flushTime / flushes : Double.NaN, flushes > 0 ? (double) flushPages / flushes : Double.NaN);
-        return new ReplicationResult(index, count, served - count, warmupEnd, lastDeparture, dropped,
+        return new ReplicationResult(index, count, served - count, warmupEnd, end, dropped,
                 count > 0 ? sum / count : Double.NaN, batchMeansInterval(firstBatch, confidence),
                 count / span, sum / span, histogram, flushSummary);
     }
@@ -213,7 +237,13 @@ final class Recorder {
         if (available < 2) {
             return new Estimate(Double.NaN, Double.NaN, confidence, 0);
         }
-        int groups = Math.min(CI_BATCHES, available);
+        // response times are correlated over a flush cycle: a batch spans at least ten of them
+        long minBatchCustomers = flushes > 0 ? Math.max(1, 10 * (served / flushes)) : 1;
+        long longEnough = (minBatchCustomers + batchSize - 1) / batchSize; // in batches
+        int groups = (int) Math.min(Math.min(CI_BATCHES, available), available / longEnough);
+        if (groups < 2) {
+            return new Estimate(Double.NaN, Double.NaN, confidence, 0);
+        }
         int perGroup = available / groups;
         int from = batches - groups * perGroup; // the leftover batches are dropped at the start
         double[] means = new double[groups];

@@ -5,14 +5,16 @@ import org.HdrHistogram.Histogram;
 /**
  * What one replication measured after its warm-up was removed.
  *
- * @param index            replication number (0-based); its random stream is the index-th split of the seed
+ * @param index            replication number (0-based); its streams come from the index-th nextLong() of new SplittableRandom(seed)
  * @param customers        answered requests counted (after warm-up)
  * @param warmupCustomers  answered requests deleted as warm-up (MSER-5)
  * @param warmupEnd        simulated instant (seconds) where the counted part begins
- * @param end              simulated instant (seconds) of the last departure
+ * @param end              simulated instant (seconds) the observation ends: the last departure, or
+ *                         the run's duration when that is later
  * @param dropped          requests refused by a full server (load-dependent model only)
  * @param meanResponse     mean response time, seconds
- * @param batchMeans       batch-means confidence interval of the mean response (20 batches)
+ * @param batchMeans       batch-means confidence interval of the mean response (up to 20 batches; when
+ *                         the buffer flushes, each spans at least 10 flush cycles; NaN if fewer than 2 fit)
  * @param throughput       answered requests per second over [warmupEnd, end]
  * @param meanPopulation   time-average number of requests in the system (Little: total sojourn / span)
  * @param responseTimes    response times in nanoseconds

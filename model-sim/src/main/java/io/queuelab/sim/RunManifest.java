@@ -47,7 +47,7 @@ final class RunManifest {
         f.put("worker", "server index (0)");
         f.put("operation", "0 (request)");
         f.put("outcome", "ok, or dropped when the load-dependent server is at capacity");
-        f.put("flags", "0 (warm-up is not flagged in the log; see simulation.warmup)");
+        f.put("flags", "warmup (1) on the requests MSER-5 deleted as warm-up; see simulation.warmup");
         return f;
     }
 

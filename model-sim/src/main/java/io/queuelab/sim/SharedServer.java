@@ -15,16 +15,15 @@ final class SharedServer {
     private final SplittableRandom serviceRandom;
     private final Recorder recorder;
 
-    SharedServer(Model model, Streams streams, Recorder recorder) {
+    SharedServer(ServiceTimeModel model, Streams streams, Recorder recorder) {
+        service = model.service();
         if (model instanceof LoadDependentModel ld) {
-            service = ld.service();
             capacity = ld.capacity();
             ratePerRequest = new double[capacity + 1];
             for (int n = 1; n <= capacity; n++) {
                 ratePerRequest[n] = ld.speed(n) / n;
             }
         } else {
-            service = ((ProcessorSharingModel) model).service();
             capacity = Integer.MAX_VALUE;
             ratePerRequest = null;
         }

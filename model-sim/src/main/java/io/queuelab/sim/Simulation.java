@@ -29,9 +29,10 @@ import java.util.concurrent.Future;
  * </pre>
  *
  * Guarantees: the result depends only on the configuration, never on the number of threads or on
- * timing (replication i draws from the i-th split of {@code new SplittableRandom(seed)}); memory
- * does not grow with the number of simulated requests unless a run directory (which holds the
- * per-request log of replication 0) is asked for; an open model whose utilization is 1 or more is
+ * timing (replication i draws from {@code new SplittableRandom(s_i)}, s_i the i-th {@code nextLong()}
+ * of {@code new SplittableRandom(seed)}); memory does not grow with the number of simulated
+ * requests (the per-request log of replication 0, written only with a run directory, streams to
+ * disk); an open model whose utilization is 1 or more is
  * refused by {@link #validate()} with a message that names it unstable.
  */
 public final class Simulation {
@@ -161,7 +162,7 @@ public final class Simulation {
             manifest.write(run.path());
         }
         SplittableRandom root = new SplittableRandom(seed);
-        List<SplittableRandom> streams = new ArrayList<>();
+        List<Long> seeds = new ArrayList<>();
         List<ReplicationResult> results = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "simulation");
@@ -170,22 +171,30 @@ public final class Simulation {
         });
         try {
             int target = Double.isNaN(precision) ? replications : Math.max(2, replications);
+            int checked = Math.max(2, replications) - 1;
             while (true) {
                 List<Future<ReplicationResult>> round = new ArrayList<>();
                 for (int i = results.size(); i < target; i++) {
-                    streams.add(root.split()); // in index order, so stream i never depends on threads
-                    SplittableRandom stream = streams.get(i);
+                    seeds.add(root.nextLong()); // in index order, so seed i never depends on threads
+                    long replicationSeed = seeds.get(i);
                     int index = i;
-                    round.add(pool.submit(() -> replicate(index, stream, index == 0 ? run : null)));
+                    round.add(pool.submit(() -> replicate(index, replicationSeed, index == 0 ? run : null)));
                 }
                 for (Future<ReplicationResult> f : round) {
                     results.add(await(f));
                 }
-                if (Double.isNaN(precision) || target >= maxReplications) {
+                if (Double.isNaN(precision)) {
                     break;
                 }
-                Estimate mean = Estimate.ofSamples(results.stream().mapToDouble(ReplicationResult::meanResponse).toArray(), confidence);
-                if (mean.relativeHalfWidth() <= precision) {
+                // the stop is the first count, in index order, whose interval is narrow enough, so it
+                // does not depend on how many replications a round ran in parallel
+                int enough = firstPreciseCount(results, checked);
+                if (enough > 0) {
+                    results.subList(enough, results.size()).clear();
+                    break;
+                }
+                checked = results.size();
+                if (target >= maxReplications) {
                     break;
                 }
                 target = Math.min(maxReplications, target + threads);
@@ -194,12 +203,28 @@ public final class Simulation {
             pool.shutdownNow();
         }
         SimulationResult result = new SimulationResult(model, workload, seed, confidence, results, runDirectory);
+        if (result.customers() == 0) {
+            // the manifest stays incomplete: nothing was measured
+            throw new IllegalStateException("no request was answered in " + results.size()
+                    + " replication(s): lengthen the run (duration or customers) or raise the arrival rate");
+        }
         if (run != null) {
             RunManifest.summarize(manifest, result);
             manifest.markComplete();
             manifest.write(run.path());
         }
         return result;
+    }
+
+    /** The smallest count above {@code checked} whose mean interval meets the precision, or 0. */
+    private int firstPreciseCount(List<ReplicationResult> results, int checked) {
+        for (int k = Math.max(2, checked + 1); k <= results.size(); k++) {
+            double[] means = results.subList(0, k).stream().mapToDouble(ReplicationResult::meanResponse).toArray();
+            if (Estimate.ofSamples(means, confidence).relativeHalfWidth() <= precision) {
+                return k;
+            }
+        }
+        return 0;
     }
 
     private static ReplicationResult await(Future<ReplicationResult> f) throws IOException {
@@ -220,39 +245,37 @@ public final class Simulation {
         }
     }
 
-    private ReplicationResult replicate(int index, SplittableRandom random, RunDirectory run) throws IOException {
-        Streams streams = Streams.of(random);
-        Stop stop = new Stop(duration, customers);
-        RequestLogWriter log = null;
-        Writer flushLog = null;
-        try {
-            if (run != null) {
-                log = RequestLogWriter.create(run.log(), 0);
-                log.defineOperation(0, "request");
-                if (model instanceof DirtyPageBufferModel) {
-                    flushLog = Files.newBufferedWriter(run.path().resolve(RunManifest.FLUSH_FILE));
-                    flushLog.write("startNanos\tendNanos\tpages\n");
-                }
-            }
-            Recorder recorder = new Recorder(log, flushLog);
-            if (model instanceof DirtyPageBufferModel) {
-                recorder.expectFlushes();
-            }
-            ArrivalSource arrivals = ArrivalSource.of(workload, stop, streams);
-            if (model instanceof MM1Model || model instanceof DirtyPageBufferModel) {
-                new FcfsServer(model, streams, recorder).run(arrivals);
-            } else {
-                new SharedServer(model, streams, recorder).run(arrivals);
-            }
-            return recorder.finish(index, removeWarmup, confidence);
-        } finally {
-            if (log != null) {
-                log.close();
-            }
-            if (flushLog != null) {
-                flushLog.close();
-            }
+    private ReplicationResult replicate(int index, long replicationSeed, RunDirectory run) throws IOException {
+        ReplicationResult result = simulate(index, replicationSeed, new Recorder());
+        if (run == null) {
+            return result;
         }
+        // replay the same sample path, now that the warm-up cut is known, to flag it in the log
+        try (RequestLogWriter log = RequestLogWriter.create(run.log(), 0);
+             Writer flushLog = model instanceof DirtyPageBufferModel
+                     ? Files.newBufferedWriter(run.path().resolve(RunManifest.FLUSH_FILE)) : Writer.nullWriter()) {
+            log.defineOperation(0, "request");
+            if (model instanceof DirtyPageBufferModel) {
+                flushLog.write("startNanos\tendNanos\tpages\n");
+            }
+            return simulate(index, replicationSeed, new Recorder(log, flushLog, result.warmupCustomers()));
+        }
+    }
+
+    private ReplicationResult simulate(int index, long replicationSeed, Recorder recorder) {
+        Streams streams = Streams.of(new SplittableRandom(replicationSeed));
+        if (model instanceof DirtyPageBufferModel) {
+            recorder.expectFlushes();
+        }
+        ArrivalSource arrivals = ArrivalSource.of(workload, new Stop(duration, customers), streams);
+        if (model instanceof ServiceTimeModel shared && !(model instanceof MM1Model)) {
+            new SharedServer(shared, streams, recorder).run(arrivals);
+        } else {
+            new FcfsServer(model, streams, recorder).run(arrivals);
+        }
+        // an open or closed run observes until its duration; a trace until its last departure
+        double windowEnd = workload instanceof Workload.Trace || duration == Double.POSITIVE_INFINITY ? 0 : duration;
+        return recorder.finish(index, removeWarmup, confidence, windowEnd);
     }
 
     private void describe(Manifest manifest) {

@@ -41,8 +41,7 @@ public sealed interface Workload permits Workload.Open, Workload.Trace, Workload
      * requests included) of a run directory's request log, on the log's own time axis.
      */
     static Trace traceOf(Path runDir) throws IOException {
-        RunDirectory run = RunDirectory.open(runDir);
-        long[] times = LogSamples.intendedInstants(run.log());
+        long[] times = RunLogs.intendedInstants(runDir);
         if (times.length == 0) {
             throw new IOException("no arrivals in the request log of " + runDir);
         }

@@ -1,0 +1,67 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.log.Manifest;
+import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.summary.RunSummary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SweepCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void measuredOpenSweepLeavesOneCompleteRunPerRate() throws Exception {
+        Path sweep = dir.resolve("open");
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "mm1", "--mu", "1000", "--rates", "50,150",
+                "--duration", "2s", "--warmup", "500ms", "--report-interval", "0", "--out", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        String json = Files.readString(sweep.resolve("sweep.json"));
+        assertTrue(json.contains("\"complete\" : true") && json.contains("rate-50") && json.contains("rate-150"), json);
+        RunSummary low = RunSummary.of(RunDirectory.open(sweep.resolve("rate-50")));
+        RunSummary high = RunSummary.of(RunDirectory.open(sweep.resolve("rate-150")));
+        assertEquals(100, low.all.response.getTotalCount(), 4 * Math.sqrt(100));
+        assertEquals(300, high.all.response.getTotalCount(), 4 * Math.sqrt(300));
+        assertTrue(Manifest.read(sweep.resolve("rate-150")).complete());
+    }
+
+    @Test
+    void simulatedClosedSweepMatchesTheDirtyPageBufferModel() throws Exception {
+        Path sweep = dir.resolve("sim");
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--simulate", "--model", "dpb", "--closed", "1,10",
+                "--duration", "400s", "--warmup", "0", "--out", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        Manifest m = Manifest.read(sweep.resolve("closed-10"));
+        assertEquals("simulated", m.kind());
+        assertTrue(m.complete());
+        // Table 1 saturates at 1 / (E[T_proc] + E[T_dp]) = 32.0/s
+        RunSummary s = RunSummary.of(RunDirectory.open(sweep.resolve("closed-10")));
+        assertEquals(32.0, s.okRate(), 32.0 * 0.05, "simulated N=10 throughput");
+    }
+
+    @Test
+    void badSweepsAreRefusedBeforeAnyRun() {
+        String[][] cases = {
+                {"sweep", "--backend", "noop", "--rates", "5", "--closed", "2", "--out", dir.resolve("a").toString()},
+                {"sweep", "--backend", "noop", "--out", dir.resolve("a").toString()},
+                {"sweep", "--backend", "noop", "--rates", "5,-1", "--out", dir.resolve("a").toString()},
+                {"sweep", "--simulate", "--model", "mm1", "--service", "exp:0.01", "--rates", "50,150", "--out", dir.resolve("a").toString()},
+                {"sweep", "--simulate", "--rates", "5", "--out", dir.resolve("a").toString()},
+                {"sweep", "--model", "mm1", "--backend", "noop", "--rates", "5", "--out", dir.resolve("a").toString()},
+        };
+        for (String[] args : cases) {
+            CliTestSupport.Result r = CliTestSupport.run(args);
+            String what = String.join(" ", args);
+            assertEquals(2, r.exitCode(), what + " -> " + r.err());
+            assertTrue(r.err().strip().startsWith("queuelab: ") && !r.err().strip().contains("\n"), what + " -> " + r.err());
+        }
+        assertFalse(Files.exists(dir.resolve("a")));
+    }
+}

@@ -1,0 +1,43 @@
+package io.queuelab.sim.bench;
+
+import io.queuelab.sim.DirtyPageBufferModel;
+import io.queuelab.sim.MM1Model;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.Simulation;
+import io.queuelab.sim.Workload;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * Customers per CPU-second of one replication on one thread: a load-independent companion to
+ * {@link SimulatorBenchmark} for a machine shared with other work (JMH measures wall-clock time,
+ * which on an overloaded machine measures the other work too). The CPU time is the whole
+ * process's, so JIT and GC threads count against the simulator. Run by
+ * {@code scripts/bench-sim --cpu}.
+ */
+public final class CpuTimeProbe {
+    private CpuTimeProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int customers = 5_000_000;
+        for (int round = 0; round < 8; round++) {
+            boolean report = round >= 3; // the first rounds warm the JIT up
+            probe("mm1 (rho 0.8)", MM1Model.exponential(0.01), 80, customers, round, report);
+            probe("dpb (Table 1, lambda 25)", DirtyPageBufferModel.table1(), 25, customers, round, report);
+        }
+    }
+
+    private static void probe(String name, Model model, double lambda, int customers, int round, boolean report) throws Exception {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long wall = System.nanoTime();
+        long cpu = os.getProcessCpuTime();
+        Simulation.of(model, Workload.open(lambda)).customers(customers).threads(1).seed(round).run();
+        long cpuUsed = os.getProcessCpuTime() - cpu;
+        long wallUsed = System.nanoTime() - wall;
+        if (report) {
+            System.out.printf("%-26s %6.2f M customers per CPU-second, %6.2f M per wall-second%n",
+                    name, customers / (cpuUsed / 1e9) / 1e6, customers / (wallUsed / 1e9) / 1e6);
+        }
+    }
+}
