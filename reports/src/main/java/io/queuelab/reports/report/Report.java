@@ -89,11 +89,6 @@ public final class Report {
         return out;
     }
 
-    /** Ids of the charts in the order they were added (for tests). */
-    List<String> chartIds() {
-        return chartIds;
-    }
-
     private String build(List<RunData> unordered) throws IOException {
         List<RunData> runs = unordered.stream().sorted(Comparator.comparing(RunData::simulated).thenComparing(BY_WORKLOAD)).toList();
         List<RunData> measured = runs.stream().filter(r -> !r.simulated()).toList();
