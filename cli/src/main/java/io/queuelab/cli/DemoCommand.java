@@ -8,6 +8,7 @@ import io.queuelab.jdbc.ServerStatusSampler;
 import io.queuelab.jdbc.WisconsinLoader;
 import io.queuelab.jdbc.WisconsinRelation;
 import io.queuelab.jdbc.Workload;
+import io.queuelab.reports.report.Report;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,7 +30,8 @@ import java.util.concurrent.Callable;
  * {@code queuelab demo}: the main job end to end. Loads a Wisconsin relation into the database
  * (an embedded MariaDB unless {@code --jdbc-url} is given), runs open-loop Poisson SELECTs (seed
  * 001's E1) at several rates and UPDATEs (seed 004) at several rates with server telemetry, prints
- * each run's summary and self-check, and leaves the runs in one directory for the reports.
+ * each run's summary and self-check, and ends with the HTML report of both sweeps (M/M/1 fits,
+ * measured vs simulated response times, charts) beside the runs.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "The main job end to end: load a Wisconsin relation, sweep Poisson SELECT and UPDATE rates, summarise.")
@@ -111,6 +113,10 @@ public final class DemoCommand implements Callable<Integer> {
         for (Path p : runDirs) {
             w.println("  " + p);
         }
+        w.println("writing the report (fits, simulated comparisons, charts)...");
+        w.flush();
+        Path html = Report.write(List.of(dir.resolve(Workload.SELECT), dir.resolve(Workload.UPDATE)), dir.resolve("report.html"));
+        w.println("report: " + html.toAbsolutePath());
         w.flush();
         return 0;
     }

@@ -37,6 +37,9 @@ class DemoCommandTest {
             assertTrue(Files.size(rd.path().resolve("server-status.csv")) > 0, "telemetry in " + run);
         }
         assertTrue(r.out().contains("verdict:"), r.out());
+        assertTrue(r.out().contains("report: "), r.out());
+        String html = Files.readString(demo.resolve("report.html"));
+        assertTrue(html.contains("<svg") && html.contains("rate-40"), "the report shows the runs and charts");
         assertTrue(Files.readString(demo.resolve("select").resolve("sweep.json")).contains("\"complete\" : true"));
 
         // the relation the demo loaded serves plain runs too
