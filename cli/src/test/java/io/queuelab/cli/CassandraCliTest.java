@@ -50,7 +50,7 @@ class CassandraCliTest {
     @Test
     void anInvalidConsistencyLevelIsOneLine() {
         assertOneLineError(probe("--write-consistency", "QUORUMM"), "invalid consistency level 'QUORUMM'");
-        assertOneLineError(probe("--read-consistency", "three"), "invalid consistency level 'three'");
+        assertOneLineError(probe("--read-consistency", "five"), "invalid consistency level 'five'");
     }
 
     @Test
