@@ -15,16 +15,17 @@ import java.util.Optional;
 
 /**
  * Which backend a run drives, and that backend's own options. {@code jdbc} (the default) is
- * MariaDB/MySQL, an embedded MariaDB unless {@code --jdbc-url} names a server. In-process backends
+ * MariaDB/MySQL, an embedded MariaDB unless {@code --jdbc-url} names a server; {@code cassandra}
+ * is a CQL cluster at {@code --contact-points} ({@code queuelab cassandra start} runs one). In-process backends
  * test the instrument itself: {@code noop} completes at once (the generator's own cost),
  * {@code mm1} is an emulated M/M/1 server with service rate {@code --mu}; each has an
  * {@code -async} variant. Closing this stops whatever server it started.
  */
 public final class BackendOptions implements AutoCloseable {
-    static final List<String> NAMES = List.of("jdbc", "noop", "noop-async", "mm1", "mm1-async");
+    static final List<String> NAMES = List.of("jdbc", "cassandra", "noop", "noop-async", "mm1", "mm1-async");
 
     @Option(names = "--backend", defaultValue = "jdbc",
-            description = "System under test: jdbc (MariaDB/MySQL), noop, noop-async, mm1, mm1-async (default ${DEFAULT-VALUE}).")
+            description = "System under test: jdbc (MariaDB/MySQL), cassandra (CQL; --sync for blocking workers), noop, noop-async, mm1, mm1-async (default ${DEFAULT-VALUE}).")
     String backend;
 
     @Option(names = "--mu", defaultValue = "200", description = "Service rate per second of the mm1 backends (default ${DEFAULT-VALUE}).")
@@ -33,10 +34,14 @@ public final class BackendOptions implements AutoCloseable {
     @Mixin
     JdbcOptions jdbc = new JdbcOptions();
 
+    @Mixin
+    CassandraOptions cassandra = new CassandraOptions();
+
     /** Opens the chosen backend; the caller closes it (and then this). */
     public Backend open(long seed) throws Exception {
         return switch (backend) {
             case "jdbc" -> jdbc.openBackend();
+            case "cassandra" -> cassandra.openBackend();
             case "noop" -> NoopBackend.sync();
             case "noop-async" -> NoopBackend.async();
             case "mm1" -> MM1Backend.sync(mu, seed);

@@ -5,7 +5,6 @@ import io.queuelab.jdbc.JdbcEnvironment;
 import io.queuelab.jdbc.ServerStatusSampler;
 import io.queuelab.jdbc.WisconsinRelation;
 import io.queuelab.jdbc.Workload;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -131,32 +130,6 @@ public final class JdbcOptions implements AutoCloseable {
         }
         if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
             throw new IllegalArgumentException("--telemetry-interval must be positive");
-        }
-    }
-
-    /** Durations as 250ms, 1s, 2.5s, 5m, 1h, or ISO-8601 (PT1S). */
-    static final class DurationConverter implements ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
-            try {
-                if (v.startsWith("pt")) {
-                    return Duration.parse(v.toUpperCase(Locale.ROOT));
-                }
-                if (v.equals("0")) {
-                    return Duration.ZERO;
-                }
-                String[][] units = {{"ms", "1"}, {"s", "1000"}, {"m", "60000"}, {"h", "3600000"}};
-                for (String[] unit : units) {
-                    if (v.endsWith(unit[0])) {
-                        double amount = Double.parseDouble(v.substring(0, v.length() - unit[0].length()));
-                        return Duration.ofNanos(Math.round(amount * Long.parseLong(unit[1]) * 1_000_000));
-                    }
-                }
-            } catch (RuntimeException e) {
-                // fall through to the one-line error below
-            }
-            throw new IllegalArgumentException("'" + value + "' is not a duration (e.g. 250ms, 1s, 5m)");
         }
     }
 }

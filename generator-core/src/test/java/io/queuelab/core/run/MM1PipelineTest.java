@@ -33,7 +33,14 @@ class MM1PipelineTest {
                 Runs.run(Runs.config(Runs.poisson(LAMBDA, duration), 32, 10_000, dir.resolve("sync")), MM1Backend.sync(MU, 1))));
         CompletableFuture<RunResult> async = CompletableFuture.supplyAsync(() -> call(() ->
                 Runs.run(Runs.config(Runs.poisson(LAMBDA, duration), 1, 10_000, dir.resolve("async")), MM1Backend.async(MU, 2))));
-        for (RunResult result : new RunResult[] {sync.get(), async.get()}) {
+        RunResult[] results = {sync.get(), async.get()};
+        for (RunResult result : results) {
+            RunSummary s = RunSummary.of(result.directory());
+            System.out.printf("%s: mean %.3f ms, p99 %.3f ms, n %d, %s%n", result.directory().path().getFileName(),
+                    s.all.response.getMean() / 1e6, s.all.response.getValueAtPercentile(99) / 1e6,
+                    s.all.response.getTotalCount(), result.selfCheck().verdict());
+        }
+        for (RunResult result : results) {
             RunSummary s = RunSummary.of(result.directory());
             Histogram r = s.all.response;
             String run = result.directory().path().getFileName().toString();

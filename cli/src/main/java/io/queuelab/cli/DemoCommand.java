@@ -1,0 +1,117 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.backend.Backend;
+import io.queuelab.core.run.RunCompanion;
+import io.queuelab.core.run.RunResult;
+import io.queuelab.jdbc.JdbcEnvironment;
+import io.queuelab.jdbc.ServerStatusSampler;
+import io.queuelab.jdbc.WisconsinLoader;
+import io.queuelab.jdbc.WisconsinRelation;
+import io.queuelab.jdbc.Workload;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code queuelab demo}: the main job end to end. Loads a Wisconsin relation into the database
+ * (an embedded MariaDB unless {@code --jdbc-url} is given), runs open-loop Poisson SELECTs (seed
+ * 001's E1) at several rates and UPDATEs (seed 004) at several rates with server telemetry, prints
+ * each run's summary and self-check, and leaves the runs in one directory for the reports.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "The main job end to end: load a Wisconsin relation, sweep Poisson SELECT and UPDATE rates, summarise.")
+public final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--tuples", defaultValue = "100000", description = "Tuples of the Wisconsin relation (default ${DEFAULT-VALUE}).")
+    int tuples;
+
+    @Option(names = "--select-rates", split = ",", defaultValue = "100,200,400,800",
+            description = "Poisson rates of the SELECT sweep (default ${DEFAULT-VALUE}).")
+    List<Double> selectRates;
+
+    @Option(names = "--update-rates", split = ",", defaultValue = "25,50,100,200",
+            description = "Poisson rates of the UPDATE sweep (default ${DEFAULT-VALUE}).")
+    List<Double> updateRates;
+
+    @Option(names = "--duration", converter = DurationConverter.class, defaultValue = "20s",
+            description = "Measured length of each run (default ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--warmup", converter = DurationConverter.class, defaultValue = "3s",
+            description = "Warm-up phase of each run (default ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--telemetry-interval", converter = DurationConverter.class, defaultValue = "1s",
+            description = "SHOW GLOBAL STATUS sampling interval in every run (default ${DEFAULT-VALUE}; 0 = off).")
+    Duration telemetry;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Demo directory to create (default runs/demo-<time>).")
+    Path out;
+
+    @Mixin
+    JdbcConnectionOptions connection;
+
+    @Mixin
+    GeneratorOptions generator;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (tuples < 1) {
+            throw new IllegalArgumentException("--tuples must be at least 1, got " + tuples);
+        }
+        List<SweepCommand.Level> selects = SweepCommand.levels(selectRates, null);
+        List<SweepCommand.Level> updates = SweepCommand.levels(updateRates, null);
+        Path dir = out != null ? out : RunCommand.defaultRunDir("demo");
+        if (Files.exists(dir)) {
+            throw new IllegalArgumentException(dir + ": demo directory already exists");
+        }
+        PrintWriter w = spec.commandLine().getOut();
+        List<Path> runDirs = new ArrayList<>();
+        try (JdbcEnvironment db = connection.open()) {
+            w.println("database: " + db.target().redactedUrl());
+            WisconsinRelation wisc = new WisconsinRelation(WisconsinRelation.DEFAULT_TABLE, tuples, 1);
+            WisconsinLoader.Result loaded = new WisconsinLoader(db.target()).load(wisc, WisconsinRelation.Engine.INNODB);
+            w.printf(Locale.ROOT, "loaded %d Wisconsin tuples in %.1f s%n%n", tuples, loaded.total().toNanos() / 1e9);
+            w.flush();
+            RunCompanion telemetryCompanion = telemetry.isZero() ? RunCompanion.NONE : runDir -> {
+                ServerStatusSampler sampler = new ServerStatusSampler(db.target());
+                sampler.start(runDir.resolve(ServerStatusSampler.FILE_NAME), telemetry);
+                return sampler;
+            };
+            for (String operation : List.of(Workload.SELECT, Workload.UPDATE)) {
+                Workload workload = db.wisconsinWorkload(wisc.table(), operation, 0.5);
+                Map<String, Object> settings = new LinkedHashMap<>();
+                settings.put("backend", "jdbc");
+                settings.put("operation", operation);
+                settings.put("table", wisc.table());
+                settings.put("tuples", tuples);
+                try (Backend backend = db.openBackend(workload, Duration.ofSeconds(30))) {
+                    List<RunResult> results = SweepCommand.run(dir.resolve(operation), operation.equals(Workload.SELECT) ? selects : updates,
+                            duration, warmup, false, generator, backend, telemetryCompanion, settings, w);
+                    results.forEach(r -> runDirs.add(r.directory().path()));
+                }
+            }
+        }
+        w.println("demo runs: " + dir);
+        for (Path p : runDirs) {
+            w.println("  " + p);
+        }
+        w.flush();
+        return 0;
+    }
+}

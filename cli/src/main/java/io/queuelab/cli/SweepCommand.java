@@ -1,0 +1,133 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.backend.Backend;
+import io.queuelab.core.run.RunCompanion;
+import io.queuelab.core.run.RunConfig;
+import io.queuelab.core.run.RunResult;
+import io.queuelab.core.schedule.LoadPlan;
+import io.queuelab.core.schedule.Phase;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code queuelab sweep}: one run per load level, in one parent directory with the sweep's
+ * configuration ({@code sweep.json}): open-loop rates (mean response time vs arrival rate, seed
+ * 001) or closed-loop job counts (N/T and N/P, seed 004). All runs share one backend (one
+ * embedded server), each gets a warm-up phase of its own.
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = "One run per arrival rate (--rates) or per number of concurrent jobs (--closed), in one sweep directory.")
+public final class SweepCommand implements Callable<Integer> {
+    @Option(names = "--rates", split = ",", paramLabel = "RATE", description = "Open-loop Poisson rates, e.g. 50,100,200.")
+    List<Double> rates;
+
+    @Option(names = "--closed", split = ",", paramLabel = "N", description = "Closed-loop job counts, e.g. 1,2,5,10,20.")
+    List<Integer> closed;
+
+    @Option(names = "--duration", converter = DurationConverter.class, defaultValue = "30s",
+            description = "Measured length of each run (default ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--warmup", converter = DurationConverter.class, defaultValue = "5s",
+            description = "Warm-up phase before each run (default ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--constant", description = "Deterministic gaps instead of Poisson arrivals.")
+    boolean constant;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Sweep directory to create (must not exist); default runs/sweep-<time>.")
+    Path out;
+
+    @Mixin
+    GeneratorOptions generator;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Level> levels = levels(rates, closed);
+        Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
+        try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
+            run(dir, levels, duration, warmup, constant, generator, b, server.companion(), backend.settings(), spec.commandLine().getOut());
+        }
+        return 0;
+    }
+
+    /** One load level of a sweep: a rate (open) or a job count (closed). */
+    record Level(double rate, int jobs) {
+        String label() {
+            return jobs > 0 ? "closed-" + jobs : "rate-" + (rate == Math.rint(rate) ? Long.toString((long) rate) : Double.toString(rate));
+        }
+
+        LoadPlan plan(Duration duration, Duration warmup, boolean constant) {
+            List<Phase> phases = new ArrayList<>();
+            if (!warmup.isZero()) {
+                phases.add(new Phase("warmup", warmup, rate, jobs, true));
+            }
+            phases.add(new Phase("main", duration, rate, jobs, false));
+            return new LoadPlan(phases, constant ? LoadPlan.Arrivals.CONSTANT : LoadPlan.Arrivals.POISSON, Duration.ZERO);
+        }
+    }
+
+    static List<Level> levels(List<Double> rates, List<Integer> closed) {
+        if ((rates == null || rates.isEmpty()) == (closed == null || closed.isEmpty())) {
+            throw new IllegalArgumentException("give either --rates R1,R2,... or --closed N1,N2,...");
+        }
+        List<Level> levels = new ArrayList<>();
+        if (rates != null) {
+            for (double r : rates) {
+                if (!(r > 0) || Double.isInfinite(r)) {
+                    throw new IllegalArgumentException("every rate must be a positive number, got " + r);
+                }
+                levels.add(new Level(r, 0));
+            }
+        } else {
+            for (int n : closed) {
+                if (n < 1) {
+                    throw new IllegalArgumentException("every job count must be at least 1, got " + n);
+                }
+                levels.add(new Level(0, n));
+            }
+        }
+        return levels;
+    }
+
+    /** Runs every level into {@code dir}; the sweep's {@code sweep.json} is marked complete last. */
+    static List<RunResult> run(Path dir, List<Level> levels, Duration duration, Duration warmup, boolean constant,
+                               GeneratorOptions generator, Backend backend, RunCompanion companion,
+                               Map<String, Object> backendSettings, java.io.PrintWriter out) throws Exception {
+        SweepManifest manifest = SweepManifest.create(dir, levels.get(0).jobs() > 0 ? "closed" : "open");
+        List<RunResult> results = new ArrayList<>();
+        for (Level level : levels) {
+            Path runDir = dir.resolve(level.label());
+            RunConfig config = generator.config(level.plan(duration, warmup, constant), runDir);
+            Map<String, Object> settings = new LinkedHashMap<>(generator.settings());
+            settings.putAll(backendSettings);
+            settings.put("sweep", dir.getFileName().toString());
+            settings.put("duration", duration.toString());
+            settings.put("warmup", warmup.toString());
+            results.add(RunCommand.execute(config, backend, settings, out, companion));
+            manifest.add(level.label(), level.rate(), level.jobs());
+            out.println();
+        }
+        manifest.complete(Map.of("duration", duration.toString(), "warmup", warmup.toString(), "backend", backendSettings));
+        out.println("sweep of " + levels.size() + " runs in " + dir);
+        out.flush();
+        return results;
+    }
+}

@@ -1,0 +1,65 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.log.Manifest;
+import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.summary.RunSummary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The main job end to end on the embedded MariaDB, small enough for CI, then runs and bad input against it. */
+class DemoCommandTest {
+    private static final String DB = Path.of("target", "demo-test-db").toAbsolutePath().toString();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void demoRunsEndToEndAndTheJdbcBackendAnswersBadInputInOneLine() throws Exception {
+        Path demo = dir.resolve("demo");
+        CliTestSupport.Result r = CliTestSupport.run("demo", "--embedded-dir", DB, "--tuples", "2000",
+                "--select-rates", "20,40", "--update-rates", "10", "--duration", "3s", "--warmup", "1s",
+                "--report-interval", "0", "--out", demo.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        for (String run : new String[] {"select/rate-20", "select/rate-40", "update/rate-10"}) {
+            RunDirectory rd = RunDirectory.open(demo.resolve(run));
+            Manifest m = rd.manifest();
+            assertTrue(m.complete(), run);
+            assertTrue(m.root().path("backend").path("server").toString().contains("MariaDB"), m.root().path("backend").toString());
+            RunSummary s = RunSummary.of(rd);
+            assertEquals(0, s.count("dropped") + s.records - s.count("ok"), run + " all ok: " + s.outcomes);
+            assertTrue(Files.size(rd.path().resolve("server-status.csv")) > 0, "telemetry in " + run);
+        }
+        assertTrue(r.out().contains("verdict:"), r.out());
+        assertTrue(Files.readString(demo.resolve("select").resolve("sweep.json")).contains("\"complete\" : true"));
+
+        // the relation the demo loaded serves plain runs too
+        Path run = dir.resolve("update-run");
+        CliTestSupport.Result u = CliTestSupport.run("run", "--embedded-dir", DB, "--operation", "update", "--rate", "30",
+                "--duration", "2s", "--report-interval", "0", "--out", run.toString());
+        assertEquals(0, u.exitCode(), u.err());
+        assertEquals("update", RunSummary.of(RunDirectory.open(run)).byOperation.keySet().iterator().next());
+
+        Path badWorkload = Files.writeString(dir.resolve("bad.json"), "{ this is not json");
+        String[][] cases = {
+                {"run", "--jdbc-url", "jdbc:mysql://127.0.0.1:9/test", "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
+                {"run", "--embedded-dir", DB, "--table", "no_such_table", "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
+                {"run", "--embedded-dir", DB, "--workload", badWorkload.toString(), "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
+        };
+        for (String[] args : cases) {
+            CliTestSupport.Result bad = CliTestSupport.run(args);
+            String what = String.join(" ", args);
+            assertEquals(2, bad.exitCode(), what + " -> " + bad.err());
+            String err = bad.err().strip();
+            assertTrue(err.startsWith("queuelab: "), what + " -> " + err);
+            assertFalse(err.contains("\n"), what + " -> " + err);
+        }
+        assertFalse(Files.exists(dir.resolve("x")), "refused runs leave no directory");
+    }
+}

@@ -1,0 +1,136 @@
+package io.queuelab.jdbc;
+
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunConfig;
+import io.queuelab.core.run.RunResult;
+import io.queuelab.core.schedule.LoadPlan;
+import io.queuelab.core.schedule.Phase;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The JDBC backend under generator-core's open-loop pipeline, on the embedded MariaDB. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class JdbcPipelineTest {
+    static final String TABLE = "wisc_pipeline";
+    static final int TUPLES = 20_000;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    void load() throws SQLException {
+        new WisconsinLoader(TestDatabases.embedded()).load(new WisconsinRelation(TABLE, TUPLES, 11), WisconsinRelation.Engine.INNODB);
+    }
+
+    private static RunConfig config(double rate, Duration duration, int workers, Path out) {
+        LoadPlan plan = new LoadPlan(List.of(Phase.open("main", duration, rate, false)), LoadPlan.Arrivals.POISSON, Duration.ZERO);
+        return new RunConfig(plan, workers, 100_000, 1000, 2024, 0, 1, null, Duration.ZERO, Duration.ofSeconds(15), out);
+    }
+
+    @Test
+    void aPoissonSelectRunLogsLambdaTimesTRequestsWithoutErrors() throws Exception {
+        double rate = 200;
+        Duration duration = Duration.ofSeconds(10);
+        RunResult result;
+        try (JdbcBackend backend = JdbcBackend.open(TestDatabases.embedded(), Workload.wisconsinSelect(TABLE, TUPLES), Duration.ofSeconds(30))) {
+            result = LoadRun.execute(config(rate, duration, 8, dir.resolve("select")), backend, Map.of("backend", "jdbc"), null);
+        }
+        double expected = rate * duration.toSeconds();
+        long scheduled = result.totals().scheduled();
+        // Poisson count: sd = sqrt(2000) = 45; 5 sd
+        assertEquals(expected, scheduled, 5 * Math.sqrt(expected), "scheduled requests");
+        assertEquals(scheduled, result.totals().ok(), "every request ok: " + result.totals());
+        assertEquals(0, result.totals().errors());
+
+        long[] service = new long[(int) scheduled];
+        int n = 0;
+        try (RequestLogReader r = result.directory().openLog()) {
+            while (r.next()) {
+                assertEquals(LogFormat.OK, r.outcome());
+                assertTrue(r.intended() <= r.sent() && r.sent() < r.completed(), "instants in order");
+                service[n++] = r.completed() - r.sent();
+            }
+        }
+        assertEquals(scheduled, n, "the log holds every scheduled request");
+        Arrays.sort(service);
+        long median = service[n / 2];
+        // a primary-key SELECT over loopback: tens of microseconds to a few milliseconds on a busy machine
+        assertTrue(median > 20_000 && median < 20_000_000, "median service time " + median + " ns");
+        String server = result.directory().manifest().root().path("backend").path("server").toString();
+        assertTrue(server.contains("11.4.5-MariaDB") && server.contains("innodb_buffer_pool_size"), server);
+    }
+
+    @Test
+    void aServerRestartMidRunIsAWindowOfClassifiedFailuresAndEveryRequestIsLoggedOnce() throws Exception {
+        double rate = 100;
+        Duration duration = Duration.ofSeconds(24);
+        EmbeddedMariaDb server = TestDatabases.embeddedServer();
+        long[] outage = new long[2]; // epoch-free: System.nanoTime at stop and when the restart returned
+        RunResult result;
+        try (JdbcBackend backend = JdbcBackend.open(TestDatabases.embedded(), Workload.wisconsinMix(TABLE, TUPLES, 0.8), Duration.ofSeconds(10))) {
+            CompletableFuture<Void> restart = CompletableFuture.runAsync(() -> {
+                try {
+                    Thread.sleep(4_000);
+                    outage[0] = System.nanoTime();
+                    server.stop();
+                    Thread.sleep(1_000);
+                    server.restart();
+                    outage[1] = System.nanoTime();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            result = LoadRun.execute(config(rate, duration, 4, dir.resolve("restart")), backend, Map.of("backend", "jdbc"), null);
+            restart.get();
+        }
+        assertTrue(server.isRunning());
+        assertTrue(outage[1] - outage[0] < duration.toNanos() - 6_000_000_000L,
+                "the server came back in time to test recovery: " + (outage[1] - outage[0]) / 1e9 + " s");
+        var totals = result.totals();
+        assertTrue(totals.balanced(), totals.toString());
+        assertEquals(rate * duration.toSeconds(), totals.scheduled(), 5 * Math.sqrt(rate * duration.toSeconds()));
+        assertEquals(0, totals.dropped() + totals.unfinished(), totals.toString());
+        assertTrue(totals.errors() > 0, "the outage shows: " + totals);
+        assertEquals(Map.of(JdbcErrors.CONNECTION_LOST, totals.errors()), totals.errorsByClass(), "failures are classified");
+
+        List<long[]> failures = new ArrayList<>();
+        long records = 0;
+        long okAfterOutage = 0;
+        try (RequestLogReader r = result.directory().openLog()) {
+            while (r.next()) {
+                records++;
+                if (r.outcome() >= LogFormat.FIRST_ERROR) {
+                    assertEquals(JdbcErrors.CONNECTION_LOST, r.outcomeName(r.outcome()));
+                    failures.add(new long[] {r.intended(), r.completed()});
+                } else if (r.outcome() == LogFormat.OK && failures.size() > 0) {
+                    okAfterOutage++;
+                }
+            }
+        }
+        assertEquals(totals.scheduled(), records, "one record per scheduled request");
+        assertTrue(okAfterOutage > rate * 3, "requests complete again after the restart: " + okAfterOutage);
+        // the failures form one window no longer than the outage plus the longest reconnect backoff
+        long first = failures.stream().mapToLong(f -> f[0]).min().orElseThrow();
+        long last = failures.stream().mapToLong(f -> f[1]).max().orElseThrow();
+        long window = last - first;
+        long outageNanos = outage[1] - outage[0];
+        assertTrue(window <= outageNanos + 2 * JdbcSession.MAX_BACKOFF_MILLIS * 1_000_000 + 2_000_000_000L,
+                "failure window " + window / 1e9 + " s vs outage " + outageNanos / 1e9 + " s");
+    }
+}
