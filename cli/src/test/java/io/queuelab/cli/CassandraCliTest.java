@@ -82,6 +82,16 @@ class CassandraCliTest {
     }
 
     @Test
+    void runWithTheCassandraBackendRejectsBadInputBeforeWritingAnything(@TempDir Path tmp) {
+        Path out = tmp.resolve("run");
+        assertOneLineError(CliTestSupport.run("run", "--backend", "cassandra", "--write-consistency", "QUORUMM",
+                "--rate", "10", "--duration", "1s", "--out", out.toString()), "invalid consistency level 'QUORUMM'");
+        assertOneLineError(CliTestSupport.run("run", "--backend", "cassandra", "--contact-points", "127.0.0.1:1",
+                "--rate", "10", "--duration", "1s", "--out", out.toString()), "cannot reach Cassandra at 127.0.0.1:1");
+        assertTrue(java.nio.file.Files.notExists(out), "no run directory");
+    }
+
+    @Test
     void statusOfADirectoryWithoutAClusterIsOneLine(@TempDir Path empty) {
         CliTestSupport.Result result = CliTestSupport.run("cassandra", "status", "--dir", empty.toString());
         assertOneLineError(result, "no Cassandra cluster recorded in " + empty);
