@@ -92,7 +92,7 @@ public final class CassandraOptions {
     @Option(names = "--timewidth", defaultValue = "100000", description = "Values per partition (default: ${DEFAULT-VALUE}).")
     int timewidth;
 
-    @Option(names = "--preload", defaultValue = "20000",
+    @Option(names = "--preload", defaultValue = "30000",
             description = "Values per sensor loaded before the run, which reads check (default: ${DEFAULT-VALUE}).")
     int preload;
 

@@ -3,71 +3,89 @@ package io.queuelab.cassandra;
 import io.queuelab.cassandra.node.LocalCassandraCluster;
 import io.queuelab.cassandra.workload.Scenario;
 import io.queuelab.cassandra.workload.WisconsinWorkload;
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunConfig;
+import io.queuelab.core.run.RunResult;
+import io.queuelab.core.schedule.LoadPlan;
+import io.queuelab.core.schedule.Phase;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Collection;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The node is stopped and restarted while requests flow: every request completes exactly once,
- * failures carry a connection-type class, and requests succeed again after the restart.
+ * The node is stopped and restarted in the middle of an open-loop run of the real pipeline: every
+ * scheduled request is accounted for exactly once, failures carry connection-type classes, and
+ * requests succeed again once the node is back.
  */
 class NodeRestartTest {
+    private static final Set<String> OUTAGE_CLASSES = Set.of(CqlErrors.CONNECTION, CqlErrors.DRIVER_TIMEOUT,
+            CqlErrors.OVERLOADED); // a node shutting down first answers "overloaded: server is shutting down"
+
+    @TempDir
+    Path dir;
 
     @Test
-    void requestsFailWithClassifiedErrorsWhileTheNodeIsDownAndSucceedAfterItsRestart() throws Exception {
+    void aRunGoesOnThroughANodeRestartAndRecordsWhatHappened() throws Exception {
         LocalCassandraCluster cluster = TestCassandra.cluster();
-        try (CqlBackend backend = TestCassandra.asyncBackend("restart",
-                new WisconsinWorkload(2_000, Scenario.MIXED, 0.5))) {
-            RecordingDriver driver = new RecordingDriver(backend, 4, 11);
-            driver.issue(200);
-            driver.awaitAll();
-            assertEquals(0, driver.failures().size(), () -> "before the stop: " + driver.failures());
-
-            AtomicBoolean issuing = new AtomicBoolean(true);
-            Thread load = new Thread(() -> {
+        LoadPlan plan = new LoadPlan(List.of(Phase.open("main", Duration.ofSeconds(60), 50, false)),
+                LoadPlan.Arrivals.POISSON, Duration.ZERO);
+        RunConfig config = new RunConfig(plan, 1, 100_000, 8, 99, 0, 1, null, Duration.ZERO,
+                Duration.ofSeconds(20), dir.resolve("restart"));
+        RunResult result;
+        CompletableFuture<Instant> restarted;
+        try (CqlBackend backend = TestCassandra.asyncBackend("restart", new WisconsinWorkload(2_000, Scenario.MIXED, 0.5))) {
+            // the outage starts 3 s into the run, once the backend is connected and loaded
+            restarted = CompletableFuture.supplyAsync(() -> {
                 try {
-                    while (issuing.get()) {
-                        driver.issue(1);
-                        Thread.sleep(5);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                    Thread.sleep(3_000);
+                    assertTrue(cluster.node(1).stop(Duration.ofSeconds(30)), "the test node was running");
+                    cluster.restart(1, Duration.ofSeconds(180));
+                    return Instant.now();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
                 }
-            }, "restart-test-load");
-            load.start();
-            Thread.sleep(500);
-            assertTrue(cluster.node(1).stop(Duration.ofSeconds(30)), "the test node was running");
-            Thread.sleep(1_000);
-            int failuresWhileDown = driver.failures().size();
-            cluster.restart(1, Duration.ofSeconds(180));
-            int issuedAtRestart = driver.issued();
-            // the driver reconnects within its reconnection delay (<= 2 s); give it 20 s on a loaded machine
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (System.nanoTime() < deadline && driver.issued() - issuedAtRestart < 400) {
-                Thread.sleep(100);
-            }
-            issuing.set(false);
-            load.join();
-            driver.awaitAll();
-
-            assertEquals(driver.issued(), driver.completed(), "every request completed exactly once");
-            assertTrue(failuresWhileDown > 0, "requests failed while the node was down");
-            Collection<String> classes = driver.failureClasses().values();
-            assertTrue(classes.contains(CqlErrors.CONNECTION), "no node available counts as connection: " + Set.copyOf(classes));
-            // a node shutting down answers "overloaded: Server is shutting down" before its connections close
-            assertTrue(Set.of(CqlErrors.CONNECTION, CqlErrors.DRIVER_TIMEOUT, CqlErrors.OVERLOADED)
-                            .containsAll(Set.copyOf(classes)),
-                    () -> "failure classes: " + Set.copyOf(classes) + " e.g. " + driver.failures().get(0));
-            int lastFailure = driver.failureClasses().keySet().stream().mapToInt(Integer::intValue).max().orElseThrow();
-            assertTrue(driver.issued() - 1 - lastFailure >= 100,
-                    "at least the last 100 requests succeeded after the restart (last failure #" + lastFailure
-                            + " of " + driver.issued() + ")");
+            });
+            result = LoadRun.execute(config, backend, Map.of("backend", "cassandra"), null);
         }
+        Instant backUp = restarted.get(180, TimeUnit.SECONDS);
+
+        assertTrue(result.totals().balanced(), "every scheduled request is accounted for once: " + result.totals());
+        assertEquals(0, result.totals().dropped() + result.totals().unfinished(), result.totals().toString());
+        assertTrue(result.totals().errors() > 0, "requests failed while the node was down");
+        assertTrue(OUTAGE_CLASSES.containsAll(result.totals().errorsByClass().keySet()),
+                "failure classes: " + result.totals().errorsByClass());
+        assertTrue(result.totals().errorsByClass().containsKey(CqlErrors.CONNECTION),
+                "no node reachable counts as connection: " + result.totals().errorsByClass());
+
+        // requests scheduled from 5 s after the restart on all succeed (the driver reconnects within 2 s)
+        long okAfter = 0;
+        long failedAfter = 0;
+        try (RequestLogReader reader = RequestLogReader.open(result.directory().log())) {
+            long from = backUp.getEpochSecond() * 1_000_000_000L + backUp.getNano() + 5_000_000_000L
+                    - reader.anchorEpochNanos();
+            while (reader.next()) {
+                if (reader.intended() >= from) {
+                    if (reader.outcome() == 0) {
+                        okAfter++;
+                    } else {
+                        failedAfter++;
+                    }
+                }
+            }
+        }
+        assertEquals(0, failedAfter, "failures after the restart");
+        assertTrue(okAfter >= 50, "requests after the restart: " + okAfter + " (restart done at " + backUp + ")");
     }
 }

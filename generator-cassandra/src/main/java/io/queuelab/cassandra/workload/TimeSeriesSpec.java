@@ -55,7 +55,7 @@ public record TimeSeriesSpec(Layout layout, int batchSize, IndexTechnique index,
     /** Seed 003's values: typed layout, metadata in the same table, timewidth 100,000, ranges 9,000-10,000, LIMIT 10,000. */
     public static TimeSeriesSpec seedDefaults(Scenario scenario) {
         return new TimeSeriesSpec(Layout.TYPED, 1, IndexTechnique.SAME_TABLE, scenario, 0.25, 4, 100_000,
-                20_000, 9_000, 10_000, 10_000);
+                30_000, 9_000, 10_000, 10_000);
     }
 
     private static void require(boolean condition, String message) {

@@ -1,0 +1,101 @@
+package io.queuelab.cli;
+
+import io.queuelab.cassandra.workload.TimeSeriesWorkload;
+import io.queuelab.cassandra.workload.WisconsinWorkload;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code queuelab cassandra} and the {@link CassandraOptions} mixin reject bad input with one line and exit 2. */
+class CassandraCliTest {
+
+    /** A command that only opens the backend its options describe. */
+    @Command(name = "probe")
+    static final class Probe implements Callable<Integer> {
+        @Mixin
+        CassandraOptions cassandra;
+
+        @Override
+        public Integer call() throws Exception {
+            cassandra.openBackend().close();
+            return 0;
+        }
+    }
+
+    private static CliTestSupport.Result probe(String... args) {
+        CommandLine cl = Cli.commandLine(new Probe(), false);
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new CliTestSupport.Result(code, "", err.toString());
+    }
+
+    private static void assertOneLineError(CliTestSupport.Result result, String start) {
+        assertEquals(2, result.exitCode(), result.err());
+        assertTrue(result.err().startsWith("queuelab: " + start), result.err());
+        assertEquals(1, result.err().strip().lines().count(), result.err());
+    }
+
+    @Test
+    void anInvalidConsistencyLevelIsOneLine() {
+        assertOneLineError(probe("--write-consistency", "QUORUMM"), "invalid consistency level 'QUORUMM'");
+        assertOneLineError(probe("--read-consistency", "five"), "invalid consistency level 'five'");
+    }
+
+    @Test
+    void anUnreachableContactPointIsOneLine() {
+        assertOneLineError(probe("--contact-points", "127.0.0.1:1"), "cannot reach Cassandra at 127.0.0.1:1");
+    }
+
+    @Test
+    void badWorkloadOptionsAreOneLine() {
+        assertOneLineError(probe("--layout", "columnar"), "--layout must be one of batched, typed, was 'columnar'");
+        assertOneLineError(probe("--index", "secondary"), "--index must be one of none, same-table, separate-table");
+        assertOneLineError(probe("--layout", "batched", "--timewidth", "1000"), "--timewidth must be a positive multiple of --batch-size 150");
+        assertOneLineError(probe("--keyspace", "drop table"), "not a valid keyspace name");
+        assertOneLineError(probe("--cql-request-timeout", "soon"), "");
+    }
+
+    @Test
+    void theOptionsDescribeTheSeedWorkloads() {
+        Probe probe = new Probe();
+        new CommandLine(probe).parseArgs("--layout", "batched", "--timewidth", "150000", "--index", "none",
+                "--scenario", "mixed");
+        TimeSeriesWorkload workload = assertInstanceOf(TimeSeriesWorkload.class, probe.cassandra.workload());
+        assertEquals("ts_batched150_none_tw150000", workload.spec().table());
+        assertEquals(0.25, workload.operations().probability(0), 1e-12);
+        new CommandLine(probe = new Probe()).parseArgs("--schema", "wisconsin", "--rows", "1000", "--scenario", "read");
+        assertInstanceOf(WisconsinWorkload.class, probe.cassandra.workload());
+        assertEquals("QUORUM", probe.cassandra.settings().writeConsistency().name());
+        assertEquals("ONE", probe.cassandra.settings().readConsistency().name());
+    }
+
+    @Test
+    void runWithTheCassandraBackendRejectsBadInputBeforeWritingAnything(@TempDir Path tmp) {
+        Path out = tmp.resolve("run");
+        assertOneLineError(CliTestSupport.run("run", "--backend", "cassandra", "--write-consistency", "QUORUMM",
+                "--rate", "10", "--duration", "1s", "--out", out.toString()), "invalid consistency level 'QUORUMM'");
+        assertOneLineError(CliTestSupport.run("run", "--backend", "cassandra", "--contact-points", "127.0.0.1:1",
+                "--rate", "10", "--duration", "1s", "--out", out.toString()), "cannot reach Cassandra at 127.0.0.1:1");
+        assertTrue(java.nio.file.Files.notExists(out), "no run directory");
+    }
+
+    @Test
+    void statusOfADirectoryWithoutAClusterIsOneLine(@TempDir Path empty) {
+        CliTestSupport.Result result = CliTestSupport.run("cassandra", "status", "--dir", empty.toString());
+        assertOneLineError(result, "no Cassandra cluster recorded in " + empty);
+        assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--nodes", "12"),
+                "--nodes must be 1..9");
+    }
+}
