@@ -303,12 +303,16 @@ public final class LoadRun {
      * at high rates the next request is microseconds away, and a park/unpark pair per request
      * would cost more than the request itself.
      */
-    private static Request take(ArrayBlockingQueue<Request> queue) throws InterruptedException {
+    private Request take(ArrayBlockingQueue<Request> queue) throws InterruptedException {
         long spinUntil = System.nanoTime() + SPIN_TAKE_NANOS;
         do {
-            Request r = queue.poll();
-            if (r != null) {
-                return r;
+            // spin on a plain volatile read: polling the queue itself would take its lock on
+            // every turn and slow the generator's offers down
+            if (queued.get() > 0) {
+                Request r = queue.poll();
+                if (r != null) {
+                    return r;
+                }
             }
             Thread.onSpinWait();
         } while (System.nanoTime() < spinUntil);

@@ -19,7 +19,7 @@ import io.queuelab.core.schedule.Phase;
  *
  * <p>Checks that fail: a phase whose arrival count is more than 4 standard deviations from
  * rate x duration (Poisson) or off by more than 2 (constant rate); a Poisson phase whose KS test
- * rejects Exp(rate) at alpha = {@value #KS_ALPHA}; schedule lag p99 above {@link #LAG_P99_LIMIT};
+ * rejects Exp(rate) at alpha = {@value #KS_ALPHA} with a distance above {@value #KS_MAX_DISTANCE}; schedule lag p99 above {@link #LAG_P99_LIMIT};
  * any dropped request; totals that do not balance.
  */
 public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Nanos, long lagP99Nanos,
@@ -28,6 +28,14 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                         List<String> failures, String verdict) {
 
     public static final double KS_ALPHA = 0.01;
+    /**
+     * The KS distance a rejection must also exceed to fail the check. Each dispatch costs the
+     * generator a fraction of a microsecond, which stretches the shortest gaps; with 20,000 gaps
+     * the test alone detects that at rates of 10^5/s, where it moves the gap CDF by about
+     * rate x loop cost, far below anything a server can tell apart. 0.05 fails a generator whose
+     * realized gaps are off by 5 % of their distribution.
+     */
+    public static final double KS_MAX_DISTANCE = 0.05;
     public static final Duration LAG_P99_LIMIT = Duration.ofMillis(1);
     public static final String KEPT_UP = "the generator kept up";
 
@@ -67,7 +75,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 ExponentialDistribution exp = new ExponentialDistribution(null, 1.0 / p.rate());
                 d = ks.kolmogorovSmirnovStatistic(exp, gaps);
                 pValue = ks.kolmogorovSmirnovTest(exp, gaps, false);
-                if (pValue < KS_ALPHA) {
+                if (!p.warmup() && pValue < KS_ALPHA && d > KS_MAX_DISTANCE) {
                     failures.add(String.format(Locale.ROOT,
                             "phase %s: realized inter-arrival gaps are not Exp(%.4g/s) (KS D=%.4f, p=%.2g)",
                             p.name(), p.rate(), d, pValue));
