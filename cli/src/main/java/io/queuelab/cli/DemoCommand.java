@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
  * {@code queuelab demo}: the main job end to end. Loads a Wisconsin relation into the database
  * (an embedded MariaDB unless {@code --jdbc-url} is given), runs open-loop Poisson SELECTs (seed
  * 001's E1) at several rates and UPDATEs (seed 004) at several rates with server telemetry, prints
- * each run's summary and self-check, and ends with the HTML report of both sweeps (M/M/1 fits,
+ * each run's summary and self-check, and ends with an HTML report of each sweep (M/M/1 fits,
  * measured vs simulated response times, charts) beside the runs.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
@@ -39,11 +39,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--tuples", defaultValue = "100000", description = "Tuples of the Wisconsin relation (default ${DEFAULT-VALUE}).")
     int tuples;
 
-    @Option(names = "--select-rates", split = ",", defaultValue = "100,200,400,800",
+    @Option(names = "--select-rates", split = ",", defaultValue = "200,500,1000,2000",
             description = "Poisson rates of the SELECT sweep (default ${DEFAULT-VALUE}).")
     List<Double> selectRates;
 
-    @Option(names = "--update-rates", split = ",", defaultValue = "25,50,100,200",
+    @Option(names = "--update-rates", split = ",", defaultValue = "50,100,200,400",
             description = "Poisson rates of the UPDATE sweep (default ${DEFAULT-VALUE}).")
     List<Double> updateRates;
 
@@ -113,11 +113,14 @@ public final class DemoCommand implements Callable<Integer> {
         for (Path p : runDirs) {
             w.println("  " + p);
         }
-        w.println("writing the report (fits, simulated comparisons, charts)...");
-        w.flush();
-        Path html = Report.write(List.of(dir.resolve(Workload.SELECT), dir.resolve(Workload.UPDATE)), dir.resolve("report.html"));
-        w.println("report: " + html.toAbsolutePath());
-        w.flush();
+        // one report per sweep: the SELECT and UPDATE sweeps are fitted as two systems
+        for (String operation : List.of(Workload.SELECT, Workload.UPDATE)) {
+            w.println("writing the " + operation + " report (fits, simulated comparisons, charts)...");
+            w.flush();
+            Path html = Report.write(List.of(dir.resolve(operation)), dir.resolve(operation + "-report.html"));
+            w.println("report: " + html.toAbsolutePath());
+            w.flush();
+        }
         return 0;
     }
 }

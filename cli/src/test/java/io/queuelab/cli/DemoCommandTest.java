@@ -38,8 +38,8 @@ class DemoCommandTest {
         }
         assertTrue(r.out().contains("verdict:"), r.out());
         assertTrue(r.out().contains("report: "), r.out());
-        String html = Files.readString(demo.resolve("report.html"));
-        assertTrue(html.contains("<svg") && html.contains("rate-40"), "the report shows the runs and charts");
+        String html = Files.readString(demo.resolve("select-report.html"));
+        assertTrue(html.contains("<svg") && html.contains("select/rate-40"), "the report shows the runs and charts");
         assertTrue(Files.readString(demo.resolve("select").resolve("sweep.json")).contains("\"complete\" : true"));
 
         // the relation the demo loaded serves plain runs too

@@ -110,10 +110,20 @@ public final class RunData {
         return source;
     }
 
-    /** A short name for tables: the directory or file name. */
+    /**
+     * A short name for tables: the directory or file name, after its sweep's name when it is a run
+     * of a sweep (so rate-100 of two sweeps stays two names: select/rate-100, update/rate-100).
+     */
     public String name() {
         Path file = source.getFileName();
-        return file == null ? source.toString() : file.toString();
+        if (file == null) {
+            return source.toString();
+        }
+        Path parent = source.toAbsolutePath().getParent();
+        if (parent != null && parent.getFileName() != null && java.nio.file.Files.exists(parent.resolve("sweep.json"))) {
+            return parent.getFileName() + "/" + file;
+        }
+        return file.toString();
     }
 
     /** The manifest's JSON tree, or a missing node for a run without one (a CSV log). */
