@@ -24,6 +24,8 @@ public final class RunSummary {
     public long firstIntended = Long.MAX_VALUE;
     public long lastCompleted = Long.MIN_VALUE;
     public long truncatedBytes;
+    /** Per outcome name other than ok: the intended instants (ns after the anchor) of its first and last request. */
+    public final Map<String, long[]> outcomeWindows = new TreeMap<>();
     public long anchorEpochNanos;
 
     private RunSummary() {
@@ -40,9 +42,16 @@ public final class RunSummary {
         s.anchorEpochNanos = reader.anchorEpochNanos();
         LatencyStats[] ops = new LatencyStats[128];
         long[] outcomeCounts = new long[256];
+        long[] firstOf = new long[256];
+        long[] lastOf = new long[256];
         while (reader.next()) {
             s.records++;
-            outcomeCounts[reader.outcome()]++;
+            int outcome = reader.outcome();
+            if (outcomeCounts[outcome]++ == 0) {
+                firstOf[outcome] = reader.intended();
+            }
+            firstOf[outcome] = Math.min(firstOf[outcome], reader.intended());
+            lastOf[outcome] = Math.max(lastOf[outcome], reader.intended());
             if (reader.warmup()) {
                 s.warmupRecords++;
                 continue;
@@ -73,6 +82,9 @@ public final class RunSummary {
         for (int code = 0; code < outcomeCounts.length; code++) {
             if (outcomeCounts[code] > 0) {
                 s.outcomes.put(reader.outcomeName(code), outcomeCounts[code]);
+                if (code != LogFormat.OK) {
+                    s.outcomeWindows.put(reader.outcomeName(code), new long[] {firstOf[code], lastOf[code]});
+                }
             }
         }
         s.truncatedBytes = reader.truncatedBytes();

@@ -28,6 +28,12 @@ public final class SummaryText {
             b.append(String.format(Locale.ROOT, ", %s %d", e.getKey(), e.getValue()));
         }
         b.append('\n');
+        // when the failures (an outage, say) happened, on the run's schedule clock
+        long start = manifest == null ? 0 : manifest.root().path("start").path("scheduleStartNanos").asLong(0);
+        for (Map.Entry<String, long[]> e : s.outcomeWindows.entrySet()) {
+            b.append(String.format(Locale.ROOT, "          %s %d scheduled between %.3f s and %.3f s of the run%n", e.getKey(),
+                    s.count(e.getKey()), (e.getValue()[0] - start) / 1e9, (e.getValue()[1] - start) / 1e9));
+        }
         b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s (outside warm-up)%n", s.okRate()));
         b.append(String.format(Locale.ROOT, "%-22s %10s %10s %10s %10s %10s %10s %10s%n",
                 "latency (ok requests)", "count", "mean", "p50", "p90", "p99", "p99.9", "max"));

@@ -150,6 +150,10 @@ class AccountingTest {
         assertEquals(s.records / 3.0, result.totals().errors(), 2);
         assertTrue(s.byOperation.containsKey("read") && s.byOperation.containsKey("write"));
         assertTrue(Files.readString(result.directory().errors()).contains("timeout\tSQLTimeoutException: too slow"));
+        long[] window = s.outcomeWindows.get("timeout");
+        assertTrue(window[0] < window[1], "the failures span the run");
+        String text = io.queuelab.core.summary.SummaryText.render(s, result.directory().manifest());
+        assertTrue(text.contains("timeout " + result.totals().errors() + " scheduled between"), text);
     }
 
     @Test
