@@ -3,6 +3,7 @@ package io.queuelab.cli;
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunResult;
+import io.queuelab.cassandra.node.LocalCassandraCluster;
 import io.queuelab.jdbc.JdbcEnvironment;
 import io.queuelab.jdbc.ServerStatusSampler;
 import io.queuelab.jdbc.WisconsinLoader;
@@ -62,8 +63,27 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Demo directory to create (default runs/demo-<time>).")
     Path out;
 
+    @Option(names = "--backend", defaultValue = "jdbc",
+            description = "jdbc (MariaDB, embedded unless --jdbc-url) or cassandra (a local node started for the demo unless --contact-points). Default ${DEFAULT-VALUE}.")
+    String backend;
+
+    @Option(names = "--write-rates", split = ",", defaultValue = "250,500,1000,2000",
+            description = "cassandra: Poisson rates of the time-series write sweep (default ${DEFAULT-VALUE}).")
+    List<Double> writeRates;
+
+    @Option(names = "--read-rates", split = ",", defaultValue = "10,20,40",
+            description = "cassandra: Poisson rates of the range-read sweep (default ${DEFAULT-VALUE}).")
+    List<Double> readRates;
+
+    @Option(names = "--cassandra-dir", defaultValue = "queuelab-data/cassandra",
+            description = "cassandra: directory of the demo's own node (default ${DEFAULT-VALUE}).")
+    Path cassandraDir;
+
     @Mixin
     JdbcConnectionOptions connection;
+
+    @Mixin
+    CassandraOptions cassandra;
 
     @Mixin
     GeneratorOptions generator;
@@ -73,15 +93,19 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (backend.equals("cassandra")) {
+            return cassandraDemo();
+        }
+        if (!backend.equals("jdbc")) {
+            throw new IllegalArgumentException("--backend must be jdbc or cassandra, not '" + backend + "'");
+        }
         if (tuples < 1) {
             throw new IllegalArgumentException("--tuples must be at least 1, got " + tuples);
         }
         List<SweepCommand.Level> selects = SweepCommand.levels(selectRates, null);
         List<SweepCommand.Level> updates = SweepCommand.levels(updateRates, null);
         Path dir = out != null ? out : RunCommand.defaultRunDir("demo");
-        if (Files.exists(dir)) {
-            throw new IllegalArgumentException(dir + ": demo directory already exists");
-        }
+        refuseExisting(dir);
         PrintWriter w = spec.commandLine().getOut();
         List<Path> runDirs = new ArrayList<>();
         try (JdbcEnvironment db = connection.open()) {
@@ -122,5 +146,53 @@ public final class DemoCommand implements Callable<Integer> {
             w.flush();
         }
         return 0;
+    }
+
+    /**
+     * The demo on Cassandra: seed 003's sensor time series, an open-loop write sweep and a
+     * range-read sweep (every read checked against what was written), on a local node the demo
+     * starts and stops, or on the cluster at --contact-points.
+     */
+    private int cassandraDemo() throws Exception {
+        List<SweepCommand.Level> writes = SweepCommand.levels(writeRates, null);
+        List<SweepCommand.Level> reads = SweepCommand.levels(readRates, null);
+        Path dir = out != null ? out : RunCommand.defaultRunDir("demo-cassandra");
+        refuseExisting(dir);
+        PrintWriter w = spec.commandLine().getOut();
+        boolean ownNode = !spec.commandLine().getParseResult().hasMatchedOption("--contact-points");
+        LocalCassandraCluster cluster = null;
+        try {
+            if (ownNode) {
+                w.println("starting a local Cassandra node in " + cassandraDir + " (20-70 s)...");
+                w.flush();
+                cluster = LocalCassandraCluster.start(cassandraDir, LocalCassandraCluster.defaults(), false, Duration.ofMinutes(5));
+                cassandra.contactPoints = cluster.contactPointsOption();
+            }
+            w.println("cluster: " + cassandra.contactPoints);
+            for (String scenario : List.of("write", "read")) {
+                cassandra.scenario = scenario;
+                try (Backend b = cassandra.openBackend()) {
+                    Map<String, Object> settings = new LinkedHashMap<>();
+                    settings.put("backend", "cassandra");
+                    settings.put("scenario", scenario);
+                    SweepCommand.run(dir.resolve(scenario), scenario.equals("write") ? writes : reads, duration, warmup, false,
+                            generator, b, RunCompanion.NONE, settings, w);
+                }
+                Path html = Report.write(List.of(dir.resolve(scenario)), dir.resolve(scenario + "-report.html"));
+                w.println("report: " + html.toAbsolutePath());
+                w.flush();
+            }
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
+        }
+        return 0;
+    }
+
+    private static void refuseExisting(Path dir) {
+        if (Files.exists(dir)) {
+            throw new IllegalArgumentException(dir + ": demo directory already exists");
+        }
     }
 }
