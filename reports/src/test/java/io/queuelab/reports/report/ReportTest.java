@@ -79,7 +79,9 @@ class ReportTest {
             Path file = html.resolveSibling(png);
             assertTrue(Files.size(file) > 5_000, png);
         }
-        for (String expected : List.of("mean-response-vs-rate", "time-measured-open-25-0", "time-simulated-closed-50", "cdf-open-25-0", "cdf-closed-1", "cdf-model-open-12-5", "n-t", "n-p")) {
+        // runs of a sweep (the measured ones here) are named after it: measured/open-25-0
+        for (String expected : List.of("mean-response-vs-rate", "time-measured-measured-open-25-0", "time-simulated-closed-50",
+                "cdf-measured-open-25-0", "cdf-measured-closed-1", "cdf-model-measured-open-12-5", "n-t", "n-p")) {
             assertTrue(ids.contains(expected), expected + " missing from " + ids);
         }
         // 7 measured + 4 simulated runs: 11 response-time charts, the rate chart, 4 CDFs of measured runs
