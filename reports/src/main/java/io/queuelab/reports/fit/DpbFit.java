@@ -42,6 +42,13 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
         double dirtyPage = pause / dpbMax;
         double closedThroughput = closedHighN.throughput();
         double processing = 1 / closedThroughput - dirtyPage;
+        if (!(processing > 0)) {
+            // a modern InnoDB flushes adaptively: short pauses can pass the gap threshold without being buffer flushes
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "the pauses found do not fit the dirty-page-buffer model: E[T_proc] = 1/P - E[T_dp] = %.3g s"
+                            + " (P %.4g/s from %s, E[T_dp] = %.3g s from %d pauses of %.3g s over DPB_max %d): no periodic flushes",
+                    processing, closedThroughput, closedHighN.name(), dirtyPage, closedFlushes.count(), pause, dpbMax));
+        }
         double single = closedSingle.meanResponseSeconds();
         double networkDelay = single - processing - dirtyPage;
         double constant = Math.min(closedSingle.responseNanos().getMinValue() / 1e9, networkDelay);
