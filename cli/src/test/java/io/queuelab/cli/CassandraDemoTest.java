@@ -21,7 +21,7 @@ class CassandraDemoTest {
         Path demo = dir.resolve("demo");
         Path node = Path.of("target", "demo-cassandra").toAbsolutePath();
         CliTestSupport.Result r = CliTestSupport.run("demo", "--backend", "cassandra", "--cassandra-dir", node.toString(),
-                "--write-rates", "100", "--read-rates", "5", "--duration", "4s", "--warmup", "1s", "--preload", "3000",
+                "--write-rates", "100", "--read-rates", "5", "--duration", "4s", "--warmup", "1s", "--preload", "3000", "--range-min", "500", "--range-max", "1000", "--limit", "1000",
                 "--report-interval", "0", "--out", demo.toString());
         assertEquals(0, r.exitCode(), r.err() + r.out());
         for (String run : new String[] {"write/rate-100", "read/rate-5"}) {
