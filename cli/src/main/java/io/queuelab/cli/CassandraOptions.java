@@ -83,7 +83,8 @@ public final class CassandraOptions {
     int batchSize;
 
     @Option(names = "--index", defaultValue = "same-table",
-            description = "same-table (metadata rows), separate-table, or none (scan partition keys) (default: ${DEFAULT-VALUE}).")
+            description = "same-table (metadata rows), separate-table, none (scan partition keys), or secondary "
+                    + "(SAI indexes on sensor and ts, one query per range) (default: ${DEFAULT-VALUE}).")
     String index;
 
     @Option(names = "--sensors", defaultValue = "4", description = "Number of sensors (default: ${DEFAULT-VALUE}).")
@@ -126,7 +127,8 @@ public final class CassandraOptions {
         }
         Layout cells = choice("--layout", layout, Map.of("typed", Layout.TYPED, "batched", Layout.BATCHED));
         IndexTechnique technique = choice("--index", index, Map.of("same-table", IndexTechnique.SAME_TABLE,
-                "separate-table", IndexTechnique.SEPARATE_TABLE, "none", IndexTechnique.NONE));
+                "separate-table", IndexTechnique.SEPARATE_TABLE, "none", IndexTechnique.NONE,
+                "secondary", IndexTechnique.SECONDARY));
         return new TimeSeriesWorkload(new TimeSeriesSpec(cells,
                 cells == Layout.TYPED ? 1 : batchSize, technique, run, readRatio, sensors, timewidth, preload,
                 rangeMin, rangeMax, limit));

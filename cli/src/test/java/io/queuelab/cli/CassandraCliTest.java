@@ -61,7 +61,7 @@ class CassandraCliTest {
     @Test
     void badWorkloadOptionsAreOneLine() {
         assertOneLineError(probe("--layout", "columnar"), "--layout must be one of batched, typed, was 'columnar'");
-        assertOneLineError(probe("--index", "secondary"), "--index must be one of none, same-table, separate-table");
+        assertOneLineError(probe("--index", "sasi"), "--index must be one of none, same-table, secondary, separate-table");
         assertOneLineError(probe("--layout", "batched", "--timewidth", "1000"), "--timewidth must be a positive multiple of --batch-size 150");
         assertOneLineError(probe("--keyspace", "drop table"), "not a valid keyspace name");
         assertOneLineError(probe("--cql-request-timeout", "soon"), "");

@@ -34,7 +34,13 @@ public record TimeSeriesSpec(Layout layout, int batchSize, IndexTechnique index,
         /** Metadata in a separate table {@code <table>_meta} (sensor, bucket). */
         SEPARATE_TABLE,
         /** No index: scan the distinct partition keys of the table. */
-        NONE
+        NONE,
+        /**
+         * Storage-attached secondary indexes (Cassandra 5's SAI) on {@code sensor} and {@code ts}: a
+         * range read is one query naming no partition, and the server finds the rows (seed 003's
+         * "secondary indexing" variant, there with a legacy index and ALLOW FILTERING).
+         */
+        SECONDARY
     }
 
     public TimeSeriesSpec {
@@ -76,6 +82,7 @@ public record TimeSeriesSpec(Layout layout, int batchSize, IndexTechnique index,
             case SAME_TABLE -> "same";
             case SEPARATE_TABLE -> "separate";
             case NONE -> "none";
+            case SECONDARY -> "sai";
         };
         return "ts_" + layoutName + "_" + indexName + "_tw" + timewidth;
     }

@@ -11,6 +11,7 @@ import io.queuelab.core.backend.OperationMix;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -54,6 +55,12 @@ public final class TimeSeriesWorkload implements CqlWorkload {
         if (spec.index() == IndexTechnique.SEPARATE_TABLE) {
             ddl.add("CREATE TABLE IF NOT EXISTS " + spec.table() + "_meta (sensor int, bucket bigint, PRIMARY KEY (sensor, bucket))");
         }
+        if (spec.index() == IndexTechnique.SECONDARY) {
+            for (String column : List.of("sensor", "ts")) {
+                ddl.add("CREATE INDEX IF NOT EXISTS " + spec.table() + "_" + column + " ON " + spec.table()
+                        + " (" + column + ") USING 'sai'");
+            }
+        }
         return ddl;
     }
 
@@ -95,6 +102,7 @@ public final class TimeSeriesWorkload implements CqlWorkload {
         private final PreparedStatement insertMeta;
         private final PreparedStatement findBuckets;
         private final PreparedStatement readRange;
+        private final PreparedStatement readIndexed;
 
         Prepared(CqlContext context) {
             this.context = context;
@@ -113,11 +121,20 @@ public final class TimeSeriesWorkload implements CqlWorkload {
                     findBuckets = context.prepare("SELECT bucket FROM " + table
                             + "_meta WHERE sensor = ? AND bucket <= ? ORDER BY bucket DESC LIMIT ?");
                 }
-                default -> {
+                case NONE -> {
                     insertMeta = null;
                     findBuckets = context.prepare("SELECT DISTINCT sensor, bucket FROM " + table);
                 }
+                default -> {
+                    insertMeta = null;
+                    findBuckets = null;
+                }
             }
+            // The index returns partitions in token order, not in time order, so a server-side LIMIT
+            // would keep an arbitrary part of a range that crosses buckets: it asks for every cell of
+            // the longest range, and the client applies the LIMIT after sorting by time.
+            readIndexed = spec.index() != IndexTechnique.SECONDARY ? null : context.prepare("SELECT ts, value FROM "
+                    + table + " WHERE sensor = ? AND ts >= ? AND ts <= ? LIMIT " + (spec.rangeMax() / valuesPerCell + 2));
         }
 
         @Override
@@ -168,6 +185,12 @@ public final class TimeSeriesWorkload implements CqlWorkload {
 
         private CompletionStage<Void> rangeRead(int sensor, long start, int length) {
             long end = start + length - 1;
+            if (readIndexed != null) {
+                int cells = spec.rangeMax() / valuesPerCell + 2;
+                return context.read(readIndexed.bind(sensor, firstCellTimestamp(start), timestamp(end)), cells)
+                        .thenAccept(rows -> check(sensor, start, end, rows.stream()
+                                .sorted(Comparator.comparingLong(row -> row.getLong(0))).toList()));
+            }
             return bucketsOverlapping(sensor, timestamp(start), timestamp(end))
                     .thenCompose(buckets -> readBuckets(sensor, buckets, start, end))
                     .thenAccept(rows -> check(sensor, start, end, rows));
@@ -190,7 +213,7 @@ public final class TimeSeriesWorkload implements CqlWorkload {
         }
 
         private CompletionStage<List<Row>> readBuckets(int sensor, List<Long> buckets, long start, long end) {
-            long low = timestamp(start / valuesPerCell * valuesPerCell);
+            long low = firstCellTimestamp(start);
             int cells = spec.layout() == Layout.TYPED ? spec.limit() : spec.limit() / valuesPerCell + 2;
             List<CompletableFuture<List<Row>>> reads = new ArrayList<>();
             for (long bucket : buckets) {
@@ -202,6 +225,11 @@ public final class TimeSeriesWorkload implements CqlWorkload {
                 reads.forEach(read -> rows.addAll(read.join()));
                 return rows;
             });
+        }
+
+        /** The timestamp of the cell holding value {@code start} (a blob may begin before it). */
+        private long firstCellTimestamp(long start) {
+            return timestamp(start / valuesPerCell * valuesPerCell);
         }
 
         private void check(int sensor, long start, long end, List<Row> rows) {

@@ -33,6 +33,7 @@ import java.util.Map;
  */
 public final class CqlClientCpuBenchmark {
     private static final int CONCURRENCY = 64;
+    private static final Duration WARM_UP = Duration.ofSeconds(30);
 
     private CqlClientCpuBenchmark() {
     }
@@ -51,29 +52,37 @@ public final class CqlClientCpuBenchmark {
         };
         Duration duration = Duration.ofSeconds(Long.parseLong(args[2]));
         Path out = Files.createTempDirectory("bench-cassandra");
-        System.out.printf(Locale.ROOT, "%-6s %8s %9s %9s %7s %9s %9s %9s %s%n", "client", "rate/s", "ok", "errors",
+        System.out.printf(Locale.ROOT, "%-7s %8s %9s %9s %7s %9s %9s %9s %s%n", "client", "rate/s", "ok", "errors",
                 "cpu_us", "p50_ms", "p99_ms", "lag99_us", "self-check");
+        // a fresh node compiles, compacts and warms its caches for the first minute: not measured
+        run(settings, workload, false, Double.parseDouble(args[4]), WARM_UP, out.resolve("warm-up"), "warm-up");
         for (int i = 4; i < args.length; i++) {
             double rate = Double.parseDouble(args[i]);
             for (boolean sync : new boolean[] {false, true}) {
-                Backend backend = sync ? CqlSyncBackend.open(settings, workload) : CqlBackend.open(settings, workload);
-                LoadPlan plan = new LoadPlan(List.of(Phase.open("main", duration, rate, false)),
-                        LoadPlan.Arrivals.POISSON, Duration.ZERO);
-                RunConfig config = new RunConfig(plan, CONCURRENCY, 1_000_000, CONCURRENCY, 42, 0, 1, null,
-                        Duration.ZERO, Duration.ofSeconds(30), out.resolve((sync ? "sync-" : "async-") + rate));
-                RunResult result;
-                try (backend) {
-                    result = LoadRun.execute(config, backend, Map.of("backend", "cassandra"), null);
-                }
-                RunSummary summary = RunSummary.of(result.directory());
-                System.out.printf(Locale.ROOT, "%-6s %8.0f %9d %9d %7.1f %9.2f %9.2f %9.0f %s%n",
-                        sync ? "sync" : "async", rate, result.totals().ok(), result.totals().errors(),
-                        result.selfCheck().cpuMicrosPerRequest(),
-                        summary.all.response.getValueAtPercentile(50) / 1e6,
-                        summary.all.response.getValueAtPercentile(99) / 1e6,
-                        result.selfCheck().lagP99Nanos() / 1e3,
-                        result.selfCheck().keptUp() ? "green" : String.join("; ", result.selfCheck().failures()));
+                String client = sync ? "sync" : "async";
+                run(settings, workload, sync, rate, duration, out.resolve(client + "-" + rate), client);
             }
         }
+    }
+
+    private static void run(CqlSettings settings, CqlWorkload workload, boolean sync, double rate, Duration duration,
+                            Path directory, String label) throws Exception {
+        Backend backend = sync ? CqlSyncBackend.open(settings, workload) : CqlBackend.open(settings, workload);
+        LoadPlan plan = new LoadPlan(List.of(Phase.open("main", duration, rate, false)),
+                LoadPlan.Arrivals.POISSON, Duration.ZERO);
+        RunConfig config = new RunConfig(plan, CONCURRENCY, 1_000_000, CONCURRENCY, 42, 0, 1, null,
+                Duration.ZERO, Duration.ofSeconds(30), directory);
+        RunResult result;
+        try (backend) {
+            result = LoadRun.execute(config, backend, Map.of("backend", "cassandra"), null);
+        }
+        RunSummary summary = RunSummary.of(result.directory());
+        System.out.printf(Locale.ROOT, "%-7s %8.0f %9d %9d %7.1f %9.2f %9.2f %9.0f %s%n",
+                label, rate, result.totals().ok(), result.totals().errors(),
+                result.selfCheck().cpuMicrosPerRequest(),
+                summary.all.response.getValueAtPercentile(50) / 1e6,
+                summary.all.response.getValueAtPercentile(99) / 1e6,
+                result.selfCheck().lagP99Nanos() / 1e3,
+                result.selfCheck().keptUp() ? "green" : String.join("; ", result.selfCheck().failures()));
     }
 }
