@@ -35,8 +35,15 @@ public final class GeneratorOptions {
     int nodeCount;
 
     @Option(names = "--start-at", paramLabel = "INSTANT",
-            description = "Wall-clock instant (ISO-8601, e.g. 2026-11-21T12:00:00Z) at which every node starts its schedule.")
+            description = "Wall-clock instant (ISO-8601, e.g. 2026-11-21T12:00:00Z) at which every node starts its schedule; "
+                    + "with --clock-reference, an instant of the reference's clock.")
     String startAt;
+
+    @Option(names = "--clock-reference", paramLabel = "HOST[:PORT]",
+            description = "A 'queuelab clock-server' to measure this node's clock against at the start and end of the run "
+                    + "(port " + ClockServerCommand.DEFAULT_PORT + " unless given), so that 'queuelab merge' puts the logs "
+                    + "of several nodes on one time line.")
+    String clockReference;
 
     @Option(names = "--report-interval", converter = DurationConverter.class, defaultValue = "5s",
             description = "Progress line interval; 0 for none (default ${DEFAULT-VALUE}).")
@@ -62,7 +69,8 @@ public final class GeneratorOptions {
             }
         }
         return new RunConfig(clusterPlan.forNode(nodeCount), workers, queueBound, inFlight,
-                RunConfig.nodeSeed(seed, nodeIndex), nodeIndex, nodeCount, at, reportInterval, drainTimeout, out);
+                RunConfig.nodeSeed(seed, nodeIndex), nodeIndex, nodeCount, at, reportInterval, drainTimeout, out,
+                clockReference == null ? null : ClockServerCommand.address("--clock-reference", clockReference));
     }
 
     Map<String, Object> settings() {
@@ -74,6 +82,7 @@ public final class GeneratorOptions {
         m.put("nodeIndex", nodeIndex);
         m.put("nodeCount", nodeCount);
         m.put("startAt", startAt);
+        m.put("clockReference", clockReference);
         return m;
     }
 }

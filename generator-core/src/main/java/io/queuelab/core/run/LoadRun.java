@@ -6,6 +6,8 @@ import io.queuelab.core.backend.Backend;
 import io.queuelab.core.backend.OperationMix;
 import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.core.backend.SyncSession;
+import io.queuelab.core.clock.ClockOffset;
+import io.queuelab.core.clock.ClockProbe;
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.Manifest;
 import io.queuelab.core.log.RunDirectory;
@@ -13,6 +15,9 @@ import io.queuelab.core.schedule.ArrivalSchedule;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.lang.management.GarbageCollectorMXBean;
@@ -111,7 +116,13 @@ public final class LoadRun {
             // every connection is set up before the first arrival
             SyncSession[] syncSessions = null;
             AsyncSession asyncSession = null;
+            long anchorEpoch = ClockProbe.wallClockNanos();
+            anchorNano = System.nanoTime();
+            ClockOffset clockAtStart = null;
             try {
+                if (config.clockReference() != null) {
+                    clockAtStart = ClockProbe.measure(config.clockReference(), () -> anchorEpoch + clock());
+                }
                 if (backend instanceof SyncBackend sync) {
                     int n = plan.closedLoop() ? plan.maxConcurrency() : config.workers();
                     syncSessions = new SyncSession[n];
@@ -131,11 +142,9 @@ public final class LoadRun {
             }
             manifest.section("backend").set("server", manifestValue(backend.describe()));
 
-            long anchorEpoch = epochNanosNow();
-            anchorNano = System.nanoTime();
             logger = new RequestLogger(dir.log(), dir.errors(), anchorEpoch, backend, metrics, config.nodeIndex(),
                     plan.phases().size());
-            start = startOffset(anchorEpoch);
+            start = startOffset(anchorEpoch, clockAtStart);
             long t = start;
             for (int i = 0; i < phaseEnd.length; i++) {
                 t += plan.phases().get(i).duration().toNanos();
@@ -144,6 +153,11 @@ public final class LoadRun {
             manifest.section("start").put("anchorEpochNanos", anchorEpoch)
                     .put("scheduleStartNanos", start)
                     .put("scheduleStart", Instant.ofEpochSecond(0, anchorEpoch + start).toString());
+            if (clockAtStart != null) {
+                ObjectNode clock = manifest.section("clock");
+                clock.put("reference", config.clockReference().getHostString() + ":" + config.clockReference().getPort());
+                describeClock(clock.putObject("start"), clockAtStart, anchorEpoch);
+            }
             manifest.write(dir.path());
 
             sessions.add(companion.start(dir.path()));
@@ -216,11 +230,20 @@ public final class LoadRun {
                 th.join(1000);
             }
             LogTotals totals = logger.finish();
+            if (clockAtStart != null) {
+                // a second measurement gives the drift of this node's clock over the run
+                ObjectNode end = manifest.section("clock").putObject("end");
+                try {
+                    describeClock(end, ClockProbe.measure(config.clockReference(), () -> anchorEpoch + clock()), anchorEpoch);
+                } catch (IOException e) {
+                    end.put("error", e.getMessage());
+                }
+            }
             SelfCheck check = SelfCheck.evaluate(plan, arrivals, logger.completedPerPhase(), maxQueue, totals,
                     cpu / 1e9, (gc[0] - gc0[0]) / 1e3, gc[1] - gc0[1]);
             manifest.put("totals", totals);
             manifest.put("selfCheck", check);
-            manifest.section("end").put("epochNanos", epochNanosNow());
+            manifest.section("end").put("epochNanos", ClockProbe.wallClockNanos());
             manifest.markComplete();
             manifest.write(dir.path());
             return new RunResult(dir, totals, check);
@@ -506,15 +529,24 @@ public final class LoadRun {
         }
     }
 
-    private long startOffset(long anchorEpoch) {
+    private long startOffset(long anchorEpoch, ClockOffset clockAtStart) {
         if (config.startAt() == null) {
             return clock() + 10_000_000; // threads are started within this margin
         }
-        long at = config.startAt().getEpochSecond() * 1_000_000_000L + config.startAt().getNano() - anchorEpoch;
+        // with a clock reference, --start-at is the reference's instant: every node starts together
+        long offset = clockAtStart == null ? 0 : clockAtStart.offsetNanos();
+        long at = config.startAt().getEpochSecond() * 1_000_000_000L + config.startAt().getNano() - anchorEpoch - offset;
         if (at < clock()) {
             throw new IllegalArgumentException("--start-at " + config.startAt() + " is in the past");
         }
         return at;
+    }
+
+    private static void describeClock(ObjectNode node, ClockOffset offset, long anchorEpoch) {
+        node.put("offsetNanos", offset.offsetNanos())
+                .put("uncertaintyNanos", offset.uncertaintyNanos())
+                .put("atNanos", offset.localNanos() - anchorEpoch)
+                .put("exchanges", offset.exchanges());
     }
 
     private static Thread start(String name, Runnable body) {
@@ -522,11 +554,6 @@ public final class LoadRun {
         t.setDaemon(true);
         t.start();
         return t;
-    }
-
-    private static long epochNanosNow() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     private static long cpuNanos() {

@@ -2,6 +2,7 @@ package io.queuelab.core.run;
 
 import io.queuelab.core.schedule.LoadPlan;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,10 +21,21 @@ import java.time.Instant;
  * @param reportInterval progress line interval; zero for none
  * @param drainTimeout   how long requests may still complete after the last phase ends
  * @param outputDir      the run directory to create (must not exist)
+ * @param clockReference a {@link io.queuelab.core.clock.ClockReferenceServer} the run measures its
+ *                       clock against at its start and end, for merging the logs of several nodes;
+ *                       {@code startAt} is then an instant of the reference's clock. Null for none.
  */
 public record RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
                         int nodeIndex, int nodeCount, Instant startAt, Duration reportInterval,
-                        Duration drainTimeout, Path outputDir) {
+                        Duration drainTimeout, Path outputDir, InetSocketAddress clockReference) {
+
+    /** A run with no clock reference. */
+    public RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
+                     int nodeIndex, int nodeCount, Instant startAt, Duration reportInterval,
+                     Duration drainTimeout, Path outputDir) {
+        this(plan, workers, queueBound, inFlightBound, seed, nodeIndex, nodeCount, startAt, reportInterval,
+                drainTimeout, outputDir, null);
+    }
 
     public RunConfig {
         if (workers < 1 || workers > Short.MAX_VALUE) {

@@ -61,27 +61,8 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                         Double.NaN, Double.NaN, 0));
                 continue;
             }
-            long n = arrivals.dispatched(i);
-            double expected = p.rate() * seconds;
-            boolean poisson = plan.arrivals() == LoadPlan.Arrivals.POISSON;
-            if (poisson ? Math.abs(n - expected) > 4 * Math.sqrt(expected) + 1 : Math.abs(n - expected) > 2) {
-                failures.add(String.format(Locale.ROOT, "phase %s scheduled %d requests, expected %.0f", p.name(), n, expected));
-            }
-            double d = Double.NaN;
-            double pValue = Double.NaN;
-            double[] gaps = arrivals.gapSample(i);
-            if (poisson && gaps.length >= 20) {
-                KolmogorovSmirnovTest ks = new KolmogorovSmirnovTest();
-                ExponentialDistribution exp = new ExponentialDistribution(null, 1.0 / p.rate());
-                d = ks.kolmogorovSmirnovStatistic(exp, gaps);
-                pValue = ks.kolmogorovSmirnovTest(exp, gaps, false);
-                if (!p.warmup() && pValue < KS_ALPHA && d > KS_MAX_DISTANCE) {
-                    failures.add(String.format(Locale.ROOT,
-                            "phase %s: realized inter-arrival gaps are not Exp(%.4g/s) (KS D=%.4f, p=%.2g)",
-                            p.name(), p.rate(), d, pValue));
-                }
-            }
-            phases.add(new PhaseCheck(p.name(), p.warmup(), p.rate(), n, expected, achieved, d, pValue, gaps.length));
+            phases.add(openPhase(p, plan.arrivals(), arrivals.dispatched(i), achieved, arrivals.gapSample(i),
+                    "realized inter-arrival gaps", failures));
         }
         long p50 = arrivals.lag.getValueAtPercentile(50);
         long p99 = arrivals.lag.getValueAtPercentile(99);
@@ -99,6 +80,35 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 maxQueueLength, totals.dropped(), cpuSeconds,
                 totals.scheduled() == 0 ? 0 : cpuSeconds * 1e6 / totals.scheduled(), gcSeconds, gcCount,
                 List.copyOf(failures), verdict);
+    }
+
+    /**
+     * The check of one open-loop phase: {@code n} arrivals against rate x duration, and (Poisson
+     * arrivals, at least 20 gaps) a KS test of the gaps, in seconds, against Exp(rate). A failure is
+     * appended to {@code failures}, naming the gaps {@code gapsName}; the KS test fails only outside
+     * warm-up.
+     */
+    public static PhaseCheck openPhase(Phase p, LoadPlan.Arrivals arrivals, long n, double achievedRate,
+                                       double[] gaps, String gapsName, List<String> failures) {
+        double expected = p.rate() * (p.duration().toNanos() / 1e9);
+        boolean poisson = arrivals == LoadPlan.Arrivals.POISSON;
+        if (poisson ? Math.abs(n - expected) > 4 * Math.sqrt(expected) + 1 : Math.abs(n - expected) > 2) {
+            failures.add(String.format(Locale.ROOT, "phase %s scheduled %d requests, expected %.0f", p.name(), n, expected));
+        }
+        double d = Double.NaN;
+        double pValue = Double.NaN;
+        if (poisson && gaps.length >= 20) {
+            KolmogorovSmirnovTest ks = new KolmogorovSmirnovTest();
+            ExponentialDistribution exp = new ExponentialDistribution(null, 1.0 / p.rate());
+            d = ks.kolmogorovSmirnovStatistic(exp, gaps);
+            pValue = ks.kolmogorovSmirnovTest(exp, gaps, false);
+            if (!p.warmup() && pValue < KS_ALPHA && d > KS_MAX_DISTANCE) {
+                failures.add(String.format(Locale.ROOT,
+                        "phase %s: %s are not Exp(%.4g/s) (KS D=%.4f, p=%.2g)",
+                        p.name(), gapsName, p.rate(), d, pValue));
+            }
+        }
+        return new PhaseCheck(p.name(), p.warmup(), p.rate(), n, expected, achievedRate, d, pValue, poisson ? gaps.length : 0);
     }
 
     public boolean keptUp() {

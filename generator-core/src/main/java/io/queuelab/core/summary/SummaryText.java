@@ -35,6 +35,9 @@ public final class SummaryText {
                     s.count(e.getKey()), (e.getValue()[0] - start) / 1e9, (e.getValue()[1] - start) / 1e9));
         }
         b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s (outside warm-up)%n", s.okRate()));
+        if (manifest != null && manifest.root().has("merge")) {
+            b.append(merged(manifest.root().path("merge")));
+        }
         b.append(String.format(Locale.ROOT, "%-22s %10s %10s %10s %10s %10s %10s %10s%n",
                 "latency (ok requests)", "count", "mean", "p50", "p90", "p99", "p99.9", "max"));
         for (Map.Entry<String, LatencyStats> e : s.byOperation.entrySet()) {
@@ -65,6 +68,23 @@ public final class SummaryText {
             b.append(String.format(Locale.ROOT, " %10s", Durations.format(h.getValueAtPercentile(p))));
         }
         b.append(String.format(Locale.ROOT, " %10s%n", Durations.format(h.getMaxValue())));
+    }
+
+    /** A run merged from several nodes: how their clocks were lined up, and each node's share. */
+    private static String merged(JsonNode merge) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "nodes     %d merged; clock %s; start skew %s%n",
+                merge.path("nodes").size(), merge.path("clock").asText(),
+                Durations.format(merge.path("startSkewNanos").asDouble())));
+        for (JsonNode n : merge.path("nodes")) {
+            b.append(String.format(Locale.ROOT, "          node %d on %s: %d requests", n.path("index").asInt(),
+                    n.path("host").path("name").asText("?"), n.path("totals").path("scheduled").asLong()));
+            if (n.has("clockOffsetNanos")) {
+                b.append(String.format(Locale.ROOT, ", clock offset %s +- %s", Durations.format(n.path("clockOffsetNanos").asDouble()),
+                        Durations.format(n.path("clockUncertaintyNanos").asDouble())));
+            }
+            b.append("; ").append(n.path("verdict").asText()).append('\n');
+        }
+        return b.toString();
     }
 
     static String selfCheck(JsonNode c) {

@@ -1,0 +1,52 @@
+package io.queuelab.cli;
+
+import com.google.common.net.HostAndPort;
+import io.queuelab.core.clock.ClockReferenceServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+
+/** {@code queuelab clock-server}: the clock that the nodes of a distributed run measure theirs against. */
+@Command(name = "clock-server", mixinStandardHelpOptions = true,
+        description = {"Serve this machine's clock to the generators of a distributed run ('queuelab run "
+                + "--clock-reference HOST:PORT'), until stopped. Each generator measures its clock against it at the "
+                + "start and end of its run, and 'queuelab merge' uses the offsets to put every node's log on this "
+                + "clock's time line."})
+public final class ClockServerCommand implements Callable<Integer> {
+    static final int DEFAULT_PORT = 7471;
+
+    @Option(names = "--listen", paramLabel = "ADDRESS[:PORT]", defaultValue = "0.0.0.0:" + DEFAULT_PORT,
+            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String listen;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        try (ClockReferenceServer server = ClockReferenceServer.start(address("--listen", listen))) {
+            spec.commandLine().getOut().println("clock reference listening on port " + server.port() + " (stop with Ctrl-C)");
+            spec.commandLine().getOut().flush();
+            server.awaitTermination();
+        }
+        return 0;
+    }
+
+    /** HOST[:PORT] (IPv6 in brackets), the port defaulting to {@value #DEFAULT_PORT}. */
+    static InetSocketAddress address(String option, String value) {
+        HostAndPort hostAndPort;
+        try {
+            hostAndPort = HostAndPort.fromString(value.trim()).withDefaultPort(DEFAULT_PORT);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " '" + value + "' is not HOST[:PORT]");
+        }
+        if (hostAndPort.getHost().isEmpty()) {
+            throw new IllegalArgumentException(option + " '" + value + "' names no host");
+        }
+        return new InetSocketAddress(hostAndPort.getHost(), hostAndPort.getPort());
+    }
+}

@@ -1,0 +1,46 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.merge.RunMerge;
+import io.queuelab.core.run.Durations;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code queuelab merge}: the run directories of the nodes of one distributed run, as one run. */
+@Command(name = "merge", mixinStandardHelpOptions = true,
+        description = {"Merge the run directories of the nodes of one distributed run (--node-index/--node-count) into "
+                + "one run directory that summary, export, fit and report read like any run. Times are put on the "
+                + "clock reference's time line when the nodes ran with --clock-reference. The merged self-check keeps "
+                + "every node's and adds the superposed schedule's arrival test, the nodes' start skew and the "
+                + "record count."})
+public final class MergeCommand implements Callable<Integer> {
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "The merged run directory (must not exist).")
+    Path out;
+
+    @Parameters(paramLabel = "NODE_RUN_DIR", arity = "2..*", description = "One run directory per node.")
+    List<Path> runs;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        RunMerge.Result r = RunMerge.merge(runs, out);
+        PrintWriter o = spec.commandLine().getOut();
+        o.printf("merged %d nodes into %s: %d requests%n", r.nodes(), r.directory(), r.records());
+        o.println(r.clockReference() == null
+                ? "clock: no reference; each node's wall clock taken as correct"
+                : "clock: reference " + r.clockReference() + ", every offset within +-" + Durations.format(r.maxClockUncertaintyNanos()));
+        o.println("start skew: " + Durations.format(r.startSkewNanos()));
+        o.println("verdict: " + r.selfCheck().verdict());
+        o.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,70 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.clock.ClockReferenceServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MergeCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void nodesRunWithAClockReferenceMergeIntoOneRunThatSummaryReads() throws Exception {
+        try (ClockReferenceServer reference = ClockReferenceServer.start(new InetSocketAddress("127.0.0.1", 0))) {
+            String ref = "127.0.0.1:" + reference.port();
+            // one after the other (this test's command line is not reentrant): the merge must report the skew
+            for (int i = 0; i < 2; i++) {
+                CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "400", "--duration", "1s",
+                        "--node-index", String.valueOf(i), "--node-count", "2", "--clock-reference", ref,
+                        "--report-interval", "0", "--out", dir.resolve("node-" + i).toString());
+                assertEquals(0, r.exitCode(), r.err());
+            }
+            Path merged = dir.resolve("merged");
+            CliTestSupport.Result m = CliTestSupport.run("merge", "--out", merged.toString(),
+                    dir.resolve("node-1").toString(), dir.resolve("node-0").toString());
+            assertEquals(0, m.exitCode(), m.err());
+            assertTrue(m.out().startsWith("merged 2 nodes into " + merged), m.out());
+            assertTrue(m.out().contains("clock: reference " + ref + ", every offset within +-"), m.out());
+            assertTrue(m.out().contains("the nodes' schedules started"), "run one after the other, they did not overlap: " + m.out());
+
+            CliTestSupport.Result summary = CliTestSupport.run("summary", merged.toString());
+            assertEquals(0, summary.exitCode(), summary.err());
+            assertTrue(summary.out().contains("target 400.00/s"), "the merged phase runs at the total rate: " + summary.out());
+            assertTrue(summary.out().contains("nodes     2 merged; clock reference " + ref), summary.out());
+            assertTrue(summary.out().contains("node 1 on "), summary.out());
+        }
+    }
+
+    @Test
+    void badInputGivesOneLineAndExitCode2() throws Exception {
+        Path node = dir.resolve("node-0");
+        assertEquals(0, CliTestSupport.run("run", "--backend", "noop", "--rate", "100", "--duration", "200ms",
+                "--node-count", "2", "--report-interval", "0", "--out", node.toString()).exitCode());
+        String[][] cases = {
+                {"merge", "--out", dir.resolve("m").toString(), node.toString()},
+                {"merge", "--out", dir.resolve("m").toString(), node.toString(), dir.resolve("missing").toString()},
+                {"merge", "--out", dir.resolve("m").toString(), node.toString(), node.toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--clock-reference", "127.0.0.1:1", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--clock-reference", "host:port", "--out", dir.resolve("a").toString()},
+                {"clock-server", "--listen", "127.0.0.1:99999"},
+        };
+        for (String[] args : cases) {
+            CliTestSupport.Result r = CliTestSupport.run(args);
+            String what = String.join(" ", args);
+            assertEquals(2, r.exitCode(), what + " -> " + r.err());
+            String err = r.err().strip();
+            assertTrue(err.startsWith("queuelab: "), what + " -> " + err);
+            assertFalse(err.contains("\n"), "one line: " + err);
+        }
+        assertFalse(Files.exists(dir.resolve("m")));
+        assertFalse(Files.exists(dir.resolve("a")));
+    }
+}
