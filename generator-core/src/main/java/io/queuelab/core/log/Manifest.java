@@ -70,8 +70,13 @@ public final class Manifest {
 
     /** Adds any Java value (maps, lists, records, numbers, strings) under a key of the root. */
     public Manifest put(String key, Object value) {
-        root.set(key, JSON.valueToTree(value));
+        root.set(key, tree(value));
         return this;
+    }
+
+    /** Any Java value as a JSON tree, for a key of a section. */
+    public static JsonNode tree(Object value) {
+        return JSON.valueToTree(value);
     }
 
     public String kind() {

@@ -119,7 +119,7 @@ public final class RunMerge {
             double achieved = nodes.stream().mapToDouble(n -> n.selfCheck().path("phases").path(index)
                     .path("achievedRate").asDouble()).sum();
             if (open) {
-                checks.add(SelfCheck.openPhase(phase, arrivals, instants[p].count, achieved, instants[p].gapSample(),
+                checks.add(SelfCheck.openPhase(phase, arrivals, nodes.size(), instants[p].count, achieved, instants[p].gapSample(),
                         "scheduled gaps of all nodes together", failures));
             } else {
                 checks.add(new SelfCheck.PhaseCheck(phase.name(), phase.warmup(), 0, instants[p].count, Double.NaN,

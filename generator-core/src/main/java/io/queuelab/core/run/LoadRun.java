@@ -140,7 +140,7 @@ public final class LoadRun {
                 Files.deleteIfExists(dir.path());
                 throw e;
             }
-            manifest.section("backend").set("server", manifestValue(backend.describe()));
+            manifest.section("backend").set("server", Manifest.tree(backend.describe()));
 
             logger = new RequestLogger(dir.log(), dir.errors(), anchorEpoch, backend, metrics, config.nodeIndex(),
                     plan.phases().size());
@@ -572,10 +572,6 @@ public final class LoadRun {
             count += Math.max(0, gc.getCollectionCount());
         }
         return new long[] {time, count};
-    }
-
-    private static com.fasterxml.jackson.databind.JsonNode manifestValue(Object value) {
-        return new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(value);
     }
 
     private static void closeAll(List<AutoCloseable> sessions) {
