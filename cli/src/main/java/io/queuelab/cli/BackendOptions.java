@@ -37,11 +37,14 @@ public final class BackendOptions implements AutoCloseable {
     @Mixin
     CassandraOptions cassandra = new CassandraOptions();
 
+    @Mixin
+    RequestOptions request = new RequestOptions();
+
     /** Opens the chosen backend; the caller closes it (and then this). */
     public Backend open(long seed) throws Exception {
         return switch (backend) {
-            case "jdbc" -> jdbc.openBackend();
-            case "cassandra" -> cassandra.openBackend();
+            case "jdbc" -> jdbc.openBackend(request);
+            case "cassandra" -> cassandra.openBackend(request);
             case "noop" -> NoopBackend.sync();
             case "noop-async" -> NoopBackend.async();
             case "mm1" -> MM1Backend.sync(mu, seed);

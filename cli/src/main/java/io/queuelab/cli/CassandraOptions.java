@@ -25,6 +25,8 @@ import java.util.stream.Collectors;
  * {@link #openBackend()} validates everything and fails with one-line messages.
  */
 public final class CassandraOptions {
+    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(2);
+    static final double DEFAULT_READ_RATIO = 0.25;
 
     @Option(names = {"--contact-points", "--contact-point"}, paramLabel = "HOST[:PORT],...",
             defaultValue = "127.0.0.1:9042", description = "Cassandra nodes to contact first (default: ${DEFAULT-VALUE}).")
@@ -52,10 +54,6 @@ public final class CassandraOptions {
     @Option(names = "--pool-size", defaultValue = "1", description = "Connections per node (default: ${DEFAULT-VALUE}).")
     int poolSize;
 
-    @Option(names = "--cql-request-timeout", defaultValue = "2s", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Driver request timeout; slower requests fail as driver_timeout (default: ${DEFAULT-VALUE}).")
-    Duration requestTimeout;
-
     @Option(names = "--create-schema", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Create keyspace and tables when missing (default: on; --no-create-schema: they must exist).")
     boolean createSchema;
@@ -70,10 +68,6 @@ public final class CassandraOptions {
     @Option(names = "--scenario", defaultValue = "write",
             description = "write, read (range reads; wisconsin: point selects) or mixed (default: ${DEFAULT-VALUE}).")
     String scenario;
-
-    @Option(names = "--cql-read-ratio", defaultValue = "0.25",
-            description = "Share of reads in the mixed scenario (default: ${DEFAULT-VALUE}, seed 003's 1:3).")
-    double readRatio;
 
     @Option(names = "--layout", defaultValue = "typed",
             description = "typed (one value per cell) or batched (--batch-size values per blob) (default: ${DEFAULT-VALUE}).")
@@ -110,15 +104,16 @@ public final class CassandraOptions {
     int rows;
 
     /** Connection and request settings, validated. */
-    public CqlSettings settings() {
+    public CqlSettings settings(RequestOptions request) {
         return new CqlSettings(CqlSettings.parseContactPoints(contactPoints), localDatacenter, keyspace,
                 replicationFactor, CqlSettings.parseConsistency(writeConsistency),
-                CqlSettings.parseConsistency(readConsistency), poolSize, requestTimeout,
+                CqlSettings.parseConsistency(readConsistency), poolSize, request.requestTimeout(DEFAULT_REQUEST_TIMEOUT),
                 createSchema);
     }
 
     /** The workload the options describe, validated. */
-    public CqlWorkload workload() {
+    public CqlWorkload workload(RequestOptions request) {
+        double readRatio = request.readRatio().orElse(DEFAULT_READ_RATIO);
         Scenario run = choice("--scenario", scenario, Map.of("write", Scenario.WRITE, "read", Scenario.READ,
                 "mixed", Scenario.MIXED));
         String kind = choice("--schema", schema, Map.of("timeseries", "timeseries", "wisconsin", "wisconsin"));
@@ -143,9 +138,9 @@ public final class CassandraOptions {
      * Connects, creates the schema if asked, loads the workload's data once and returns the backend:
      * a {@link CqlSyncBackend} with {@code --sync}, otherwise a {@link CqlBackend}.
      */
-    public Backend openBackend() throws Exception {
-        CqlSettings settings = settings();
-        CqlWorkload workload = workload();
+    public Backend openBackend(RequestOptions request) throws Exception {
+        CqlSettings settings = settings(request);
+        CqlWorkload workload = workload(request);
         return sync ? CqlSyncBackend.open(settings, workload) : CqlBackend.open(settings, workload);
     }
 

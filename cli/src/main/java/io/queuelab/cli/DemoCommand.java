@@ -86,6 +86,9 @@ public final class DemoCommand implements Callable<Integer> {
     CassandraOptions cassandra;
 
     @Mixin
+    RequestOptions request;
+
+    @Mixin
     GeneratorOptions generator;
 
     @Spec
@@ -126,7 +129,7 @@ public final class DemoCommand implements Callable<Integer> {
                 settings.put("operation", operation);
                 settings.put("table", wisc.table());
                 settings.put("tuples", tuples);
-                try (Backend backend = db.openBackend(workload, Duration.ofSeconds(30))) {
+                try (Backend backend = db.openBackend(workload, request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT))) {
                     List<RunResult> results = SweepCommand.run(dir.resolve(operation), operation.equals(Workload.SELECT) ? selects : updates,
                             duration, warmup, false, generator, backend, telemetryCompanion, settings, w);
                     results.forEach(r -> runDirs.add(r.directory().path()));
@@ -171,7 +174,7 @@ public final class DemoCommand implements Callable<Integer> {
             w.println("cluster: " + cassandra.contactPoints);
             for (String scenario : List.of("write", "read")) {
                 cassandra.scenario = scenario;
-                try (Backend b = cassandra.openBackend()) {
+                try (Backend b = cassandra.openBackend(request)) {
                     Map<String, Object> settings = new LinkedHashMap<>();
                     settings.put("backend", "cassandra");
                     settings.put("scenario", scenario);

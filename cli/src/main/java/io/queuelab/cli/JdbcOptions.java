@@ -19,15 +19,16 @@ import java.util.Optional;
  * picocli mixin for commands that run the JDBC backend ({@code queuelab run --backend jdbc},
  * {@code queuelab demo}): the server ({@link JdbcConnectionOptions}: --jdbc-url, --user,
  * --password-env, --password-file, --embedded-dir, --server-arg), the workload (--operation
- * select|update|mix with --read-ratio and --table, or --workload FILE), --request-timeout and
- * --telemetry-interval.
+ * select|update|mix and --table, or --workload FILE) and --telemetry-interval; --read-ratio and
+ * --request-timeout come from the {@link RequestOptions} its owner declares beside it.
  *
  * <p>Use:
  * <pre>{@code
  * @Mixin JdbcOptions jdbc;
+ * @Mixin RequestOptions request;
  * ...
  * try (jdbc) {                                   // stops the embedded server at the end
- *     JdbcBackend backend = jdbc.openBackend();  // starts the embedded DB first when there is no --jdbc-url
+ *     JdbcBackend backend = jdbc.openBackend(request);  // starts the embedded DB first when there is no --jdbc-url
  *     Optional<ServerStatusSampler> telemetry = jdbc.startTelemetry(runDir);
  *     ... run ... (close the backend, then the telemetry)
  * }
@@ -38,6 +39,7 @@ import java.util.Optional;
  * or a statement that does not prepare are one-line {@link SQLException}s.
  */
 public final class JdbcOptions implements AutoCloseable {
+    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     @Mixin
     JdbcConnectionOptions connection = new JdbcConnectionOptions();
@@ -47,9 +49,6 @@ public final class JdbcOptions implements AutoCloseable {
                     + "UPDATE SET unique3=? WHERE unique1=?) or mix (with --read-ratio). Default: select.")
     String operation;
 
-    @Option(names = "--read-ratio", paramLabel = "R", description = "Fraction of SELECTs in --operation mix (default 0.5).")
-    Double readRatio;
-
     @Option(names = "--table", paramLabel = "NAME", description = "Wisconsin table of the built-in workloads (default: wisc).")
     String table;
 
@@ -57,10 +56,6 @@ public final class JdbcOptions implements AutoCloseable {
             description = "JSON workload file: named statements with ? parameters, a generator per parameter "
                     + "(uniform(lo, hi), zipfian(n, theta), sequential(lo, hi)) and a weight per statement.")
     Path workloadFile;
-
-    @Option(names = "--request-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "A request waiting longer for the server fails as 'timeout' (default 30s; 0 = never).")
-    Duration requestTimeout = Duration.ofSeconds(30);
 
     @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Sample SHOW GLOBAL STATUS into the run directory at this interval, e.g. 1s (default: off).")
@@ -78,19 +73,23 @@ public final class JdbcOptions implements AutoCloseable {
     }
 
     /** The workload the options describe, sized to the loaded table for the built-in ones. */
-    public Workload workload() throws IOException, SQLException {
+    public Workload workload(RequestOptions request) throws IOException, SQLException {
         validate();
+        Optional<Double> readRatio = request.readRatio();
+        if (readRatio.isPresent() && (workloadFile != null || operation == null || !operation.equalsIgnoreCase("mix"))) {
+            throw new IllegalArgumentException("--read-ratio needs --operation mix (a --workload file has its own weights)");
+        }
         if (workloadFile != null) {
             return Workload.read(workloadFile);
         }
         return environment().wisconsinWorkload(table == null ? WisconsinRelation.DEFAULT_TABLE : table,
-                operation == null ? Workload.SELECT : operation.toLowerCase(Locale.ROOT), readRatio == null ? 0.5 : readRatio);
+                operation == null ? Workload.SELECT : operation.toLowerCase(Locale.ROOT), readRatio.orElse(0.5));
     }
 
     /** A new backend for the workload; the caller closes it. */
-    public JdbcBackend openBackend() throws IOException, SQLException {
-        Workload workload = workload();
-        return environment().openBackend(workload, requestTimeout);
+    public JdbcBackend openBackend(RequestOptions request) throws IOException, SQLException {
+        Workload workload = workload(request);
+        return environment().openBackend(workload, request.requestTimeout(DEFAULT_REQUEST_TIMEOUT));
     }
 
     /**
@@ -116,17 +115,11 @@ public final class JdbcOptions implements AutoCloseable {
     }
 
     private void validate() {
-        if (workloadFile != null && (operation != null || readRatio != null || table != null)) {
-            throw new IllegalArgumentException("--workload replaces --operation, --read-ratio and --table; give one or the other");
+        if (workloadFile != null && (operation != null || table != null)) {
+            throw new IllegalArgumentException("--workload replaces --operation and --table; give one or the other");
         }
         if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix")) {
             throw new IllegalArgumentException("--operation must be select, update or mix, not '" + operation + "'");
-        }
-        if (readRatio != null && (!(readRatio >= 0 && readRatio <= 1) || operation == null || !operation.equalsIgnoreCase("mix"))) {
-            throw new IllegalArgumentException("--read-ratio needs --operation mix and a value in [0, 1]");
-        }
-        if (requestTimeout.isNegative()) {
-            throw new IllegalArgumentException("--request-timeout must not be negative");
         }
         if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
             throw new IllegalArgumentException("--telemetry-interval must be positive");

@@ -26,9 +26,12 @@ class CassandraCliTest {
         @Mixin
         CassandraOptions cassandra;
 
+        @Mixin
+        RequestOptions request;
+
         @Override
         public Integer call() throws Exception {
-            cassandra.openBackend().close();
+            cassandra.openBackend(request).close();
             return 0;
         }
     }
@@ -64,7 +67,8 @@ class CassandraCliTest {
         assertOneLineError(probe("--index", "sasi"), "--index must be one of none, same-table, secondary, separate-table");
         assertOneLineError(probe("--layout", "batched", "--timewidth", "1000"), "--timewidth must be a positive multiple of --batch-size 150");
         assertOneLineError(probe("--keyspace", "drop table"), "not a valid keyspace name");
-        assertOneLineError(probe("--cql-request-timeout", "soon"), "");
+        assertOneLineError(probe("--request-timeout", "soon"), "");
+        assertOneLineError(probe("--read-ratio", "1.5"), "--read-ratio must be in [0, 1], was 1.5");
     }
 
     @Test
@@ -72,13 +76,18 @@ class CassandraCliTest {
         Probe probe = new Probe();
         new CommandLine(probe).parseArgs("--layout", "batched", "--timewidth", "150000", "--index", "none",
                 "--scenario", "mixed");
-        TimeSeriesWorkload workload = assertInstanceOf(TimeSeriesWorkload.class, probe.cassandra.workload());
+        TimeSeriesWorkload workload = assertInstanceOf(TimeSeriesWorkload.class, probe.cassandra.workload(probe.request));
         assertEquals("ts_batched150_none_tw150000", workload.spec().table());
         assertEquals(0.25, workload.operations().probability(0), 1e-12);
         new CommandLine(probe = new Probe()).parseArgs("--schema", "wisconsin", "--rows", "1000", "--scenario", "read");
-        assertInstanceOf(WisconsinWorkload.class, probe.cassandra.workload());
-        assertEquals("QUORUM", probe.cassandra.settings().writeConsistency().name());
-        assertEquals("ONE", probe.cassandra.settings().readConsistency().name());
+        assertInstanceOf(WisconsinWorkload.class, probe.cassandra.workload(probe.request));
+        assertEquals("QUORUM", probe.cassandra.settings(probe.request).writeConsistency().name());
+        assertEquals("ONE", probe.cassandra.settings(probe.request).readConsistency().name());
+        assertEquals(java.time.Duration.ofSeconds(2), probe.cassandra.settings(probe.request).requestTimeout());
+        // the options every database backend shares
+        new CommandLine(probe = new Probe()).parseArgs("--scenario", "mixed", "--read-ratio", "0.4", "--request-timeout", "5s");
+        assertEquals(0.4, probe.cassandra.workload(probe.request).operations().probability(0), 1e-12);
+        assertEquals(java.time.Duration.ofSeconds(5), probe.cassandra.settings(probe.request).requestTimeout());
     }
 
     @Test

@@ -4,6 +4,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** Runs the queuelab command line in-process and captures what it prints. */
 public final class CliTestSupport {
     private CliTestSupport() {
@@ -26,6 +30,19 @@ public final class CliTestSupport {
         } finally {
             System.setOut(oldOut);
             System.setErr(oldErr);
+        }
+    }
+
+    /** Each command line fails with exit code 2 and one line on stderr, naming no exception. */
+    public static void assertEachIsRefused(String[][] commandLines) {
+        for (String[] args : commandLines) {
+            Result r = run(args);
+            String what = String.join(" ", args);
+            assertEquals(2, r.exitCode(), what + " -> " + r.err());
+            String err = r.err().strip();
+            assertTrue(err.startsWith("queuelab: "), what + " -> " + err);
+            assertFalse(err.contains("\n"), what + " -> one line: " + err);
+            assertFalse(err.contains("Exception"), what + " -> no stack trace or exception name: " + err);
         }
     }
 }

@@ -55,14 +55,7 @@ class DemoCommandTest {
                 {"run", "--embedded-dir", DB, "--table", "no_such_table", "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
                 {"run", "--embedded-dir", DB, "--workload", badWorkload.toString(), "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
         };
-        for (String[] args : cases) {
-            CliTestSupport.Result bad = CliTestSupport.run(args);
-            String what = String.join(" ", args);
-            assertEquals(2, bad.exitCode(), what + " -> " + bad.err());
-            String err = bad.err().strip();
-            assertTrue(err.startsWith("queuelab: "), what + " -> " + err);
-            assertFalse(err.contains("\n"), what + " -> " + err);
-        }
+        CliTestSupport.assertEachIsRefused(cases);
         assertFalse(Files.exists(dir.resolve("x")), "refused runs leave no directory");
     }
 }

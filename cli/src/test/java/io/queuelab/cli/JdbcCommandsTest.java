@@ -59,7 +59,7 @@ class JdbcCommandsTest {
         JdbcOptions jdbc = new JdbcOptions();
         new CommandLine(jdbc).parseArgs("--embedded-dir", EMBEDDED_DIR, "--operation", "update", "--telemetry-interval", "100ms");
         try (jdbc) {
-            try (JdbcBackend backend = jdbc.openBackend()) {
+            try (JdbcBackend backend = jdbc.openBackend(new RequestOptions())) {
                 Optional<ServerStatusSampler> telemetry = jdbc.startTelemetry(runDir);
                 assertTrue(telemetry.isPresent());
                 try (ServerStatusSampler sampler = telemetry.get(); JdbcSession session = backend.openSession(0, 3)) {
@@ -96,11 +96,15 @@ class JdbcCommandsTest {
         Files.writeString(workload, "{\"statements\": [{\"name\": \"a\", \"sql\": \"SELECT ?\"}]}");
         JdbcOptions jdbc = new JdbcOptions();
         new CommandLine(jdbc).parseArgs("--workload", workload.toString());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, jdbc::workload);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> jdbc.workload(new RequestOptions()));
         assertTrue(e.getMessage().contains("1 ? placeholder(s) but 0"), e.getMessage());
         JdbcOptions both = new JdbcOptions();
         new CommandLine(both).parseArgs("--workload", workload.toString(), "--operation", "select");
-        assertThrows(IllegalArgumentException.class, both::workload);
+        assertThrows(IllegalArgumentException.class, () -> both.workload(new RequestOptions()));
+        RequestOptions ratio = new RequestOptions();
+        new CommandLine(ratio).parseArgs("--read-ratio", "0.9");
+        IllegalArgumentException notMix = assertThrows(IllegalArgumentException.class, () -> new JdbcOptions().workload(ratio));
+        assertEquals("--read-ratio needs --operation mix (a --workload file has its own weights)", notMix.getMessage());
         assertThrows(CommandLine.ParameterException.class,
                 () -> new CommandLine(new JdbcOptions()).parseArgs("--telemetry-interval", "soon"));
     }

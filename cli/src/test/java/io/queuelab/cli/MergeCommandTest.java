@@ -56,14 +56,7 @@ class MergeCommandTest {
                 {"run", "--backend", "noop", "--rate", "5", "--clock-reference", "host:port", "--out", dir.resolve("a").toString()},
                 {"clock-server", "--listen", "127.0.0.1:99999"},
         };
-        for (String[] args : cases) {
-            CliTestSupport.Result r = CliTestSupport.run(args);
-            String what = String.join(" ", args);
-            assertEquals(2, r.exitCode(), what + " -> " + r.err());
-            String err = r.err().strip();
-            assertTrue(err.startsWith("queuelab: "), what + " -> " + err);
-            assertFalse(err.contains("\n"), "one line: " + err);
-        }
+        CliTestSupport.assertEachIsRefused(cases);
         assertFalse(Files.exists(dir.resolve("m")));
         assertFalse(Files.exists(dir.resolve("a")));
     }

@@ -68,15 +68,7 @@ class RunCommandTest {
                 {"summary", existing.toString()},
                 {"export", dir.resolve("missing").toString(), "--csv"},
         };
-        for (String[] args : cases) {
-            CliTestSupport.Result r = CliTestSupport.run(args);
-            String what = String.join(" ", args);
-            assertEquals(2, r.exitCode(), what + " -> " + r.err());
-            String err = r.err().strip();
-            assertTrue(err.startsWith("queuelab: "), what + " -> " + err);
-            assertFalse(err.contains("\n"), "one line: " + err);
-            assertFalse(err.contains("Exception"), "no stack trace or exception name: " + err);
-        }
+        CliTestSupport.assertEachIsRefused(cases);
         assertFalse(Files.exists(dir.resolve("a")), "no run directory is left by refused input");
     }
 
