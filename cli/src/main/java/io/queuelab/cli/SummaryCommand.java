@@ -4,6 +4,7 @@ import io.queuelab.core.log.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.core.summary.SummaryText;
+import io.queuelab.reports.data.SteadyState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -12,11 +13,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code queuelab summary}: counts, rate, latency percentiles and the self-check of a run directory. */
 @Command(name = "summary", mixinStandardHelpOptions = true,
-        description = "Summarise a run directory: counts, rate, mean and p50/p90/p99/p99.9/max of response, service and queue time, and the self-check.")
+        description = "Summarise a run directory: counts, rate, mean and p50/p90/p99/p99.9/max of response, service and queue time, the self-check, "
+                + "and per phase whether it reached steady state (MSER) with 95 % intervals on the mean, p50 and p99 response time.")
 public final class SummaryCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "A run directory.")
     Path dir;
@@ -29,6 +33,11 @@ public final class SummaryCommand implements Callable<Integer> {
         RunDirectory run = RunDirectory.open(dir);
         Manifest manifest = Files.exists(run.manifestFile()) ? run.manifest() : null;
         spec.commandLine().getOut().print(SummaryText.render(RunSummary.of(run), manifest));
+        List<String> phaseNames = new ArrayList<>();
+        if (manifest != null) {
+            manifest.root().path("config").path("phases").forEach(p -> phaseNames.add(p.path("name").asText()));
+        }
+        spec.commandLine().getOut().print(SteadyState.of(run.path()).text(phaseNames));
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -161,35 +161,6 @@ final class Recorder {
         segments[segmentCount++] = current;
     }
 
-    /** The MSER-5 truncation point, in batches: argmin over d <= k/2 of Var(y_d..) / (k - d). */
-    static int mserTruncation(double[] y, int k) {
-        if (k < 10) {
-            return 0;
-        }
-        double sum = 0;
-        double sumSquares = 0;
-        double[] suffixSum = new double[k + 1];
-        double[] suffixSquares = new double[k + 1];
-        for (int i = k - 1; i >= 0; i--) {
-            sum += y[i];
-            sumSquares += y[i] * y[i];
-            suffixSum[i] = sum;
-            suffixSquares[i] = sumSquares;
-        }
-        int best = 0;
-        double bestValue = Double.POSITIVE_INFINITY;
-        for (int d = 0; d <= k / 2; d++) {
-            double m = k - d;
-            double ss = suffixSquares[d] - suffixSum[d] * suffixSum[d] / m;
-            double value = ss / (m * m);
-            if (value < bestValue) {
-                bestValue = value;
-                best = d;
-            }
-        }
-        return best;
-    }
-
     /**
      * Removes the warm-up (MSER-5, rounded up to a segment boundary) and summarizes the rest.
      *
@@ -200,7 +171,7 @@ final class Recorder {
     ReplicationResult finish(int index, boolean removeWarmup, double confidence, double windowEnd) {
         int firstSegment = 0;
         if (removeWarmup) {
-            long cut = mserTruncation(batchMeans, batches) * batchSize;
+            long cut = Mser.truncation(batchMeans, batches) * batchSize;
             firstSegment = (int) Math.min((cut + segmentLength - 1) / segmentLength, segmentCount / 2);
         }
         Histogram histogram = new Histogram(3);

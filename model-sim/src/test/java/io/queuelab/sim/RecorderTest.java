@@ -16,13 +16,13 @@ class RecorderTest {
         for (int i = 0; i < y.length; i++) {
             y[i] = random.nextGaussian() + (i < 150 ? 5.0 * (150 - i) / 150 : 0);
         }
-        int cut = Recorder.mserTruncation(y, y.length);
+        int cut = Mser.truncation(y, y.length);
         assertTrue(cut >= 100 && cut <= 200, "cut " + cut);
 
         for (int i = 0; i < y.length; i++) {
             y[i] = random.nextGaussian();
         }
-        assertTrue(Recorder.mserTruncation(y, y.length) < 100);
+        assertTrue(Mser.truncation(y, y.length) < 100);
     }
 
     @Test

@@ -54,6 +54,11 @@ public final class QlogRequestSource implements RequestSource {
         return reader.warmup();
     }
 
+    @Override
+    public int phase() {
+        return reader.phase();
+    }
+
     /** Bytes of a torn tail the reader ignored (a writer that died). */
     public long truncatedBytes() {
         return reader.truncatedBytes();

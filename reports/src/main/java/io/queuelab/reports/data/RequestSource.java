@@ -33,6 +33,11 @@ public interface RequestSource extends Closeable {
 
     boolean warmup();
 
+    /** Index of the run's phase the request belongs to; 0 where the source knows no phases. */
+    default int phase() {
+        return 0;
+    }
+
     /**
      * Opens a run directory (holding {@code requests.qlog}), a queuelab request log file, or a
      * CSV request log ({@code docs/csv-logs.md}).

@@ -3,6 +3,8 @@ package io.queuelab.reports.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.LittlesLawCheck;
+import io.queuelab.reports.data.SteadyState;
+import io.queuelab.sim.Estimate;
 import io.queuelab.reports.compare.Replications;
 import io.queuelab.reports.compare.Verdict;
 import io.queuelab.reports.data.RunData;
@@ -96,6 +98,7 @@ public final class Report {
         runsSection(runs, measured, simulated);
         selfCheckSection(measured);
         littleSection(runs);
+        steadySection(runs);
         Optional<ModelFit> mm1 = mm1Section(measured);
         Optional<DpbFit> dpb = dpbSection(measured);
         timeSection(runs, dpb);
@@ -190,6 +193,30 @@ public final class Report {
         body.table(List.of("run", "window (s)", "windows", "inconsistent (>10%)", "worst windows"), rows);
         body.paragraph("L is the time-average number of successful requests in the system, X the completions per second and R their"
                 + " mean response time; a window is flagged when they differ by more than 10% (with at least 50 completions).");
+    }
+
+    private void steadySection(List<RunData> runs) throws IOException {
+        body.heading("Steady state and confidence intervals per phase");
+        List<List<String>> rows = new ArrayList<>();
+        for (RunData r : runs) {
+            JsonNode names = r.manifest().path("config").path("phases");
+            for (SteadyState.Phase p : SteadyState.of(r.source()).phases()) {
+                String transient_ = p.drifting() ? "NO steady state (drifts)"
+                        : p.truncationSeconds() > 0 ? "first " + Html.number(p.truncationSeconds()) + " s" : "none";
+                rows.add(List.of(r.name(), names.path(p.index()).path("name").asText("#" + p.index()), Html.number(p.seconds()),
+                        Html.number(p.ok()), transient_, interval(p.mean()), interval(p.p50()), interval(p.p99())));
+            }
+        }
+        body.table(List.of("run", "phase", "length (s)", "ok", "transient (MSER)", "mean R (s)", "p50 (s)", "p99 (s)"), rows);
+        body.paragraph("Outside warm-up. MSER runs on the means of " + SteadyState.WINDOWS + " equal time windows of the phase: the"
+                + " transient is the start it cuts; a cut near half the phase means the response time drifted all along (an"
+                + " overloaded server, or a warm-up far too short). Intervals are 95 % by sectioning: the phase is cut into "
+                + SteadyState.SECTIONS + " time sections, and the Student-t interval of their estimates gives the half-width around"
+                + " the whole phase's value, which accounts for the correlation of successive response times.");
+    }
+
+    private static String interval(Estimate e) {
+        return Double.isNaN(e.halfWidth()) ? Html.number(e.value()) : Html.number(e.value()) + " ± " + Html.number(e.halfWidth());
     }
 
     /** Returns the joint fit (for simulating the model), when there is one. */

@@ -98,6 +98,8 @@ class ReportTest {
         assertTrue(text.contains("flushes detected"), "flush detection");
         assertTrue(text.contains("fitted DPB model (trace-driven)"), "trace-driven simulation of the fitted model");
         assertTrue(text.contains("merged histograms"), "merged percentiles");
+        assertTrue(text.contains("Steady state and confidence intervals per phase") && text.contains(" ± "),
+                "steady state with intervals");
         String source = Files.readString(html);
         assertFalse(source.contains("http://") && source.replace("http://www.w3.org/", "").contains("http://"),
                 "the report must not load anything from the network");
