@@ -274,7 +274,9 @@ public final class LoadRun {
                 long now = clock();
                 Request r = new Request(mix.pick(operationRandom.nextDouble()), p, flags, intended);
                 if (queue.offer(r)) {
-                    int length = queued.incrementAndGet();
+                    // the counter runs ahead of the queue by the workers that took a request and have
+                    // not yet counted it (a preempted worker): never more than the queue can hold
+                    int length = Math.min(queued.incrementAndGet(), config.queueBound());
                     if (length > maxQueue) {
                         maxQueue = length;
                     }
