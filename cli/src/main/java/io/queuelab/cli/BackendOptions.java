@@ -4,14 +4,14 @@ import io.queuelab.core.backend.Backend;
 import io.queuelab.core.inprocess.MM1Backend;
 import io.queuelab.core.inprocess.NoopBackend;
 import io.queuelab.core.run.RunCompanion;
-import io.queuelab.jdbc.ServerStatusSampler;
+import io.queuelab.cassandra.ThreadPoolSampler;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.time.Duration;
 
 /**
  * Which backend a run drives, and that backend's own options. {@code jdbc} (the default) is
@@ -40,6 +40,12 @@ public final class BackendOptions implements AutoCloseable {
     @Mixin
     RequestOptions request = new RequestOptions();
 
+    @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Sample the server into the run directory at this interval, e.g. 1s: jdbc SHOW GLOBAL STATUS "
+                    + "(server-status.csv), cassandra every node's thread pools, flushes and compactions among them "
+                    + "(cassandra-thread-pools.csv). Default: off.")
+    Duration telemetryInterval;
+
     /** Opens the chosen backend; the caller closes it (and then this). */
     public Backend open(long seed) throws Exception {
         return switch (backend) {
@@ -53,14 +59,19 @@ public final class BackendOptions implements AutoCloseable {
         };
     }
 
-    /** What runs beside the load: server telemetry for jdbc when asked for. */
+    /** What runs beside the load: server telemetry, when --telemetry-interval asks for it. */
     public RunCompanion companion() {
-        if (!backend.equals("jdbc")) {
+        if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
+            throw new IllegalArgumentException("--telemetry-interval must be positive");
+        }
+        if (telemetryInterval == null) {
             return RunCompanion.NONE;
         }
-        return dir -> {
-            Optional<ServerStatusSampler> sampler = jdbc.startTelemetry(dir);
-            return sampler.isPresent() ? sampler.get() : () -> { };
+        return switch (backend) {
+            case "jdbc" -> dir -> jdbc.startTelemetry(dir, telemetryInterval);
+            case "cassandra" -> dir -> ThreadPoolSampler.start(cassandra.settings(request),
+                    dir.resolve(ThreadPoolSampler.FILE_NAME), telemetryInterval);
+            default -> RunCompanion.NONE;
         };
     }
 

@@ -3,6 +3,7 @@ package io.queuelab.cli;
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunResult;
+import io.queuelab.cassandra.ThreadPoolSampler;
 import io.queuelab.cassandra.node.LocalCassandraCluster;
 import io.queuelab.jdbc.JdbcEnvironment;
 import io.queuelab.jdbc.ServerStatusSampler;
@@ -57,7 +58,8 @@ public final class DemoCommand implements Callable<Integer> {
     Duration warmup;
 
     @Option(names = "--telemetry-interval", converter = DurationConverter.class, defaultValue = "1s",
-            description = "SHOW GLOBAL STATUS sampling interval in every run (default ${DEFAULT-VALUE}; 0 = off).")
+            description = "Server telemetry interval in every run: jdbc SHOW GLOBAL STATUS, cassandra thread pools "
+                    + "(default ${DEFAULT-VALUE}; 0 = off).")
     Duration telemetry;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Demo directory to create (default runs/demo-<time>).")
@@ -179,7 +181,9 @@ public final class DemoCommand implements Callable<Integer> {
                     settings.put("backend", "cassandra");
                     settings.put("scenario", scenario);
                     SweepCommand.run(dir.resolve(scenario), scenario.equals("write") ? writes : reads, duration, warmup, false,
-                            generator, b, RunCompanion.NONE, settings, w);
+                            generator, b, telemetry.isZero() ? RunCompanion.NONE : runDir -> ThreadPoolSampler.start(
+                                    cassandra.settings(request), runDir.resolve(ThreadPoolSampler.FILE_NAME), telemetry),
+                            settings, w);
                 }
                 Path html = Report.write(List.of(dir.resolve(scenario)), dir.resolve(scenario + "-report.html"));
                 w.println("report: " + html.toAbsolutePath());

@@ -19,8 +19,8 @@ import java.util.Optional;
  * picocli mixin for commands that run the JDBC backend ({@code queuelab run --backend jdbc},
  * {@code queuelab demo}): the server ({@link JdbcConnectionOptions}: --jdbc-url, --user,
  * --password-env, --password-file, --embedded-dir, --server-arg), the workload (--operation
- * select|update|mix and --table, or --workload FILE) and --telemetry-interval; --read-ratio and
- * --request-timeout come from the {@link RequestOptions} its owner declares beside it.
+ * select|update|mix and --table, or --workload FILE); --read-ratio and --request-timeout come from
+ * the {@link RequestOptions} its owner declares beside it, the telemetry interval from its owner too.
  *
  * <p>Use:
  * <pre>{@code
@@ -29,7 +29,7 @@ import java.util.Optional;
  * ...
  * try (jdbc) {                                   // stops the embedded server at the end
  *     JdbcBackend backend = jdbc.openBackend(request);  // starts the embedded DB first when there is no --jdbc-url
- *     Optional<ServerStatusSampler> telemetry = jdbc.startTelemetry(runDir);
+ *     ServerStatusSampler telemetry = jdbc.startTelemetry(runDir, Duration.ofSeconds(1));
  *     ... run ... (close the backend, then the telemetry)
  * }
  * }</pre>
@@ -57,9 +57,6 @@ public final class JdbcOptions implements AutoCloseable {
                     + "(uniform(lo, hi), zipfian(n, theta), sequential(lo, hi)) and a weight per statement.")
     Path workloadFile;
 
-    @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Sample SHOW GLOBAL STATUS into the run directory at this interval, e.g. 1s (default: off).")
-    Duration telemetryInterval;
 
     private JdbcEnvironment environment;
 
@@ -93,16 +90,14 @@ public final class JdbcOptions implements AutoCloseable {
     }
 
     /**
-     * Starts server telemetry into {@code runDir/}{@value ServerStatusSampler#FILE_NAME} when
-     * --telemetry-interval was given; the caller closes the sampler at the end of the run.
+     * Starts server telemetry ({@code SHOW GLOBAL STATUS} every {@code interval}) into
+     * {@code runDir/}{@value ServerStatusSampler#FILE_NAME}; the caller closes the sampler at the
+     * end of the run.
      */
-    public Optional<ServerStatusSampler> startTelemetry(Path runDir) throws IOException, SQLException {
-        if (telemetryInterval == null) {
-            return Optional.empty();
-        }
+    public ServerStatusSampler startTelemetry(Path runDir, Duration interval) throws IOException, SQLException {
         ServerStatusSampler sampler = new ServerStatusSampler(environment().target());
-        sampler.start(runDir.resolve(ServerStatusSampler.FILE_NAME), telemetryInterval);
-        return Optional.of(sampler);
+        sampler.start(runDir.resolve(ServerStatusSampler.FILE_NAME), interval);
+        return sampler;
     }
 
     /** Stops the embedded server if this object started one. */
@@ -120,9 +115,6 @@ public final class JdbcOptions implements AutoCloseable {
         }
         if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix")) {
             throw new IllegalArgumentException("--operation must be select, update or mix, not '" + operation + "'");
-        }
-        if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
-            throw new IllegalArgumentException("--telemetry-interval must be positive");
         }
     }
 }

@@ -28,6 +28,9 @@ class CassandraDemoTest {
             RunSummary s = RunSummary.of(RunDirectory.open(demo.resolve(run)));
             assertEquals(s.records, s.count("ok"), run + " every request ok (reads checked against the writes): " + s.outcomes);
             assertTrue(s.records > 0, run);
+            java.util.List<String> pools = Files.readAllLines(demo.resolve(run).resolve("cassandra-thread-pools.csv"));
+            assertTrue(pools.size() > 10 && pools.stream().anyMatch(l -> l.contains(",MemtableFlushWriter,")),
+                    run + ": the node's thread pools sampled every second: " + pools.size() + " lines");
         }
         assertTrue(Files.readString(demo.resolve("write-report.html")).contains("<svg"));
         assertTrue(r.out().contains("report: "), r.out());

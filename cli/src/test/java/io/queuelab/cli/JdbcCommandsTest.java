@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -57,12 +58,11 @@ class JdbcCommandsTest {
         assertTrue(load.out().startsWith("loaded 5000 tuples into wisc (MyISAM) at jdbc:mysql://127.0.0.1:"), load.out());
 
         JdbcOptions jdbc = new JdbcOptions();
-        new CommandLine(jdbc).parseArgs("--embedded-dir", EMBEDDED_DIR, "--operation", "update", "--telemetry-interval", "100ms");
+        new CommandLine(jdbc).parseArgs("--embedded-dir", EMBEDDED_DIR, "--operation", "update");
         try (jdbc) {
             try (JdbcBackend backend = jdbc.openBackend(new RequestOptions())) {
-                Optional<ServerStatusSampler> telemetry = jdbc.startTelemetry(runDir);
-                assertTrue(telemetry.isPresent());
-                try (ServerStatusSampler sampler = telemetry.get(); JdbcSession session = backend.openSession(0, 3)) {
+                try (ServerStatusSampler sampler = jdbc.startTelemetry(runDir, Duration.ofMillis(100));
+                     JdbcSession session = backend.openSession(0, 3)) {
                     for (int i = 0; i < 100; i++) {
                         session.execute(0);
                         assertEquals(1, session.lastRowCount());
@@ -105,7 +105,5 @@ class JdbcCommandsTest {
         new CommandLine(ratio).parseArgs("--read-ratio", "0.9");
         IllegalArgumentException notMix = assertThrows(IllegalArgumentException.class, () -> new JdbcOptions().workload(ratio));
         assertEquals("--read-ratio needs --operation mix (a --workload file has its own weights)", notMix.getMessage());
-        assertThrows(CommandLine.ParameterException.class,
-                () -> new CommandLine(new JdbcOptions()).parseArgs("--telemetry-interval", "soon"));
     }
 }

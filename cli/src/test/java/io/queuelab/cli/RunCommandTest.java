@@ -64,6 +64,8 @@ class RunCommandTest {
                 {"run", "--rate", "five"},
                 {"run", "--rate", "5", "--node-index", "3", "--node-count", "2", "--out", dir.resolve("a").toString()},
                 {"run", "--rate", "5", "--start-at", "tomorrow", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--telemetry-interval", "soon", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--telemetry-interval", "0s", "--out", dir.resolve("a").toString()},
                 {"summary", dir.resolve("missing").toString()},
                 {"summary", existing.toString()},
                 {"export", dir.resolve("missing").toString(), "--csv"},

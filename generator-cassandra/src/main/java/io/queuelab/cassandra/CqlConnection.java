@@ -67,7 +67,7 @@ final class CqlConnection implements AutoCloseable {
         }
     }
 
-    private static CqlSession connect(CqlSettings settings, boolean withKeyspace) throws IOException {
+    static CqlSession connect(CqlSettings settings, boolean withKeyspace) throws IOException {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, SETUP_TIMEOUT) // workload requests set their own
                 .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, settings.poolSize())

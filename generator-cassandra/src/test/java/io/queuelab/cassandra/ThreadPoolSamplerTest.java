@@ -1,0 +1,70 @@
+package io.queuelab.cassandra;
+
+import io.queuelab.cassandra.workload.Scenario;
+import io.queuelab.cassandra.workload.WisconsinWorkload;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The node's thread pools, sampled while writes run against it, land in the CSV on the generator's clock. */
+class ThreadPoolSamplerTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void everySampleHoldsTheNodesPoolsAndTheMutationsShow() throws Exception {
+        CqlSettings settings = TestCassandra.settings("pools");
+        Path file = tmp.resolve(ThreadPoolSampler.FILE_NAME);
+        long before = System.currentTimeMillis() * 1_000_000L;
+        ThreadPoolSampler sampler = ThreadPoolSampler.start(settings, file, Duration.ofMillis(200));
+        try (sampler; CqlBackend backend = CqlBackend.open(settings, new WisconsinWorkload(500, Scenario.WRITE, 0.5))) {
+            RecordingDriver driver = RecordingDriver.run(backend, 400, 8, 5);
+            assertEquals(400, driver.completed());
+            Thread.sleep(600);
+        }
+        assertEquals(0, sampler.missedSamples());
+        List<String> lines = Files.readAllLines(file);
+        assertEquals("epoch_ns,node,pool,active,pending,completed,blocked", lines.get(0));
+        InetSocketAddress node = TestCassandra.cluster().contactPoints().get(0);
+        String address = node.getAddress().getHostAddress() + ":" + node.getPort();
+        Map<Long, Map<String, String[]>> samples = new TreeMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",");
+            assertEquals(7, f.length, line);
+            assertEquals(address, f[1], line);
+            assertTrue(Long.parseLong(f[0]) >= before, line);
+            samples.computeIfAbsent(Long.parseLong(f[0]), k -> new TreeMap<>()).put(f[2], f);
+        }
+        assertTrue(samples.size() >= 4, "one sample per 200 ms: " + samples.size());
+        for (Map<String, String[]> pools : samples.values()) {
+            for (String pool : List.of("ReadStage", "MemtableFlushWriter", "CompactionExecutor", "Native-Transport-Requests")) {
+                assertTrue(pools.containsKey(pool), pool + " in " + pools.keySet());
+            }
+        }
+        // a node creates MutationStage with its first write: absent from a sample, it has completed none
+        TreeMap<Long, Map<String, String[]>> byTime = (TreeMap<Long, Map<String, String[]>>) samples;
+        String[] first = byTime.firstEntry().getValue().get("MutationStage");
+        long firstMutations = first == null ? 0 : Long.parseLong(first[5]);
+        long lastMutations = Long.parseLong(byTime.lastEntry().getValue().get("MutationStage")[5]);
+        assertTrue(lastMutations - firstMutations >= 400, "the run's writes: " + firstMutations + " -> " + lastMutations);
+    }
+
+    @Test
+    void anExistingFileOrAZeroIntervalIsRefused() throws Exception {
+        CqlSettings settings = TestCassandra.settings("pools");
+        Path file = Files.writeString(tmp.resolve("exists.csv"), "");
+        assertThrows(java.nio.file.FileAlreadyExistsException.class, () -> ThreadPoolSampler.start(settings, file, Duration.ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class, () -> ThreadPoolSampler.start(settings, tmp.resolve("x.csv"), Duration.ZERO));
+    }
+}
