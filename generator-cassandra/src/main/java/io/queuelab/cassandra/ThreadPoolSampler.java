@@ -5,13 +5,14 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 
+import io.queuelab.core.clock.ClockProbe;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -84,8 +85,7 @@ public final class ThreadPoolSampler implements AutoCloseable {
     }
 
     private synchronized void sample() {
-        Instant now = Instant.now();
-        long epochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        long epochNanos = ClockProbe.wallClockNanos();
         for (Node node : new ArrayList<>(session.getMetadata().getNodes().values())) {
             List<String> rows = new ArrayList<>();
             try {

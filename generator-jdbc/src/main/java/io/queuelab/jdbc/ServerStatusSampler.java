@@ -1,5 +1,7 @@
 package io.queuelab.jdbc;
 
+import io.queuelab.core.clock.ClockProbe;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,8 +94,7 @@ public final class ServerStatusSampler implements AutoCloseable {
         if (out == null) {
             return;
         }
-        Instant now = Instant.now();
-        long epochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        long epochNanos = ClockProbe.wallClockNanos();
         try {
             if (connection == null) {
                 connection = target.connect(0);
