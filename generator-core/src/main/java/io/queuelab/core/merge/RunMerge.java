@@ -8,6 +8,7 @@ import io.queuelab.core.log.Manifest;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RequestLogWriter;
 import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.run.GapSample;
 import io.queuelab.core.run.LogTotals;
 import io.queuelab.core.run.SelfCheck;
 import io.queuelab.core.schedule.LoadPlan;
@@ -52,7 +53,6 @@ public final class RunMerge {
     public static final double MAX_START_SKEW_SHARE = 0.01;
     /** Most arrival instants per phase kept for the KS test of the superposed schedule. */
     static final int KS_INSTANTS_PER_PHASE = 2_000_000;
-    static final int GAP_SAMPLE = 20_000;
 
     /**
      * @param clockReference the reference all nodes measured against, or null when the nodes' own
@@ -538,26 +538,15 @@ public final class RunMerge {
             instants[size++] = intended;
         }
 
-        /** Up to GAP_SAMPLE gaps (s) between consecutive instants, sampled uniformly. */
+        /** A uniform sample of the gaps between consecutive instants. */
         double[] gapSample() {
             long[] sorted = Arrays.copyOf(instants, size);
             Arrays.sort(sorted);
-            int gaps = Math.max(0, size - 1);
-            SplittableRandom random = new SplittableRandom(gaps);
-            int n = Math.min(gaps, GAP_SAMPLE);
-            double[] sample = new double[n];
-            for (int i = 0; i < gaps; i++) {
-                double gap = (sorted[i + 1] - sorted[i]) / 1e9;
-                if (i < n) {
-                    sample[i] = gap;
-                } else {
-                    int j = random.nextInt(i + 1);
-                    if (j < n) {
-                        sample[j] = gap;
-                    }
-                }
+            GapSample sample = new GapSample(new SplittableRandom(size));
+            for (int i = 1; i < size; i++) {
+                sample.add(sorted[i] - sorted[i - 1]);
             }
-            return sample;
+            return sample.values();
         }
     }
 }

@@ -2,7 +2,6 @@ package io.queuelab.core.run;
 
 import org.HdrHistogram.Histogram;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -12,21 +11,19 @@ import java.util.SplittableRandom;
  * the generator thread alone.
  */
 final class ArrivalRecorder {
-    static final int GAP_SAMPLE = 20_000;
-
     final Histogram lag = new Histogram(3_600_000_000_000L, 3);
     private final long[] dispatched;
-    private final double[][] gaps;
-    private final long[] gapsSeen;
-    private final SplittableRandom random;
+    private final GapSample[] gaps;
     private long previousDispatch = Long.MIN_VALUE;
     private int previousPhase = -1;
 
     ArrivalRecorder(int phases, long seed) {
         dispatched = new long[phases];
-        gaps = new double[phases][];
-        gapsSeen = new long[phases];
-        random = new SplittableRandom(seed);
+        gaps = new GapSample[phases];
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int p = 0; p < phases; p++) {
+            gaps[p] = new GapSample(random);
+        }
     }
 
     /** Records one dispatch; the lag of warm-up phases is left out (it is the JIT's, not the run's). */
@@ -36,25 +33,10 @@ final class ArrivalRecorder {
         }
         dispatched[phase]++;
         if (phase == previousPhase) {
-            sampleGap(phase, now - previousDispatch);
+            gaps[phase].add(now - previousDispatch);
         }
         previousPhase = phase;
         previousDispatch = now;
-    }
-
-    private void sampleGap(int phase, long gapNanos) {
-        if (gaps[phase] == null) {
-            gaps[phase] = new double[GAP_SAMPLE];
-        }
-        long seen = gapsSeen[phase]++;
-        if (seen < GAP_SAMPLE) {
-            gaps[phase][(int) seen] = gapNanos / 1e9;
-        } else {
-            long j = random.nextLong(seen + 1);
-            if (j < GAP_SAMPLE) {
-                gaps[phase][(int) j] = gapNanos / 1e9;
-            }
-        }
     }
 
     long dispatched(int phase) {
@@ -63,9 +45,6 @@ final class ArrivalRecorder {
 
     /** The sampled realized gaps of a phase, in seconds. */
     double[] gapSample(int phase) {
-        if (gaps[phase] == null) {
-            return new double[0];
-        }
-        return Arrays.copyOf(gaps[phase], (int) Math.min(GAP_SAMPLE, gapsSeen[phase]));
+        return gaps[phase].values();
     }
 }
