@@ -15,9 +15,11 @@ import java.util.SplittableRandom;
  * <ul>
  *   <li>Open loop, in arrival order (restored here from each request's schedule sequence number):
  *       the schedule lag (dispatched - intended) outside warm-up, and per phase a uniform sample
- *       (reservoir) of the realized gaps between consecutive dispatches. A sequence number that
- *       is never logged, or logged twice, is counted: the log's own evidence, independent of any
- *       counter, that a request was lost or duplicated.</li>
+ *       (reservoir) of the realized gaps: the gaps between the dispatch instants in time order.
+ *       A request dispatched late (its worker preempted) is put back in its place in time, which
+ *       is exact because no later arrival can be dispatched before its own intended instant.
+ *       A sequence number that is never logged, or logged twice, is counted: the log's own
+ *       evidence, independent of any counter, that a request was lost or duplicated.</li>
  *   <li>Per phase outside warm-up: the client's added delay (sent - intended) of the requests that
  *       found an idle worker at their instant, and the service time (completed - sent) of ok
  *       requests; what the client adds is judged against what the server takes.</li>
@@ -30,8 +32,11 @@ final class ArrivalRecorder {
     private final Histogram[] clientDelay;
     private final Histogram[] service;
     private final long[] dispatched;
+    private final long[] serviceNanos;
     private final GapSample[] gaps;
     private final PriorityQueue<Request> waiting = new PriorityQueue<>((a, b) -> Long.compare(a.seq, b.seq));
+    /** Dispatched requests not yet put in time order (a late one waits here for those before it). */
+    private final PriorityQueue<Request> unsorted = new PriorityQueue<>((a, b) -> Long.compare(a.dispatched, b.dispatched));
     private long nextSeq;
     private long duplicated;
     private long previousDispatch = Long.MIN_VALUE;
@@ -39,6 +44,7 @@ final class ArrivalRecorder {
 
     ArrivalRecorder(int phases, long seed) {
         dispatched = new long[phases];
+        serviceNanos = new long[phases];
         gaps = new GapSample[phases];
         clientDelay = new Histogram[phases];
         service = new Histogram[phases];
@@ -56,6 +62,9 @@ final class ArrivalRecorder {
         if (!warmup && r.sent != LogFormat.NONE) {
             if (r.idleWorker) {
                 clientDelay[r.phase].recordValue(clamp(r.sent - r.intended));
+            }
+            if (r.completed != LogFormat.NONE) {
+                serviceNanos[r.phase] += Math.max(0, r.completed - r.sent);
             }
             if (outcome == LogFormat.OK) {
                 service[r.phase].recordValue(clamp(r.completed - r.sent));
@@ -92,11 +101,26 @@ final class ArrivalRecorder {
             lag.recordValue(clamp(r.dispatched - r.intended));
         }
         dispatched[r.phase]++;
+        unsorted.add(r);
+        // every later arrival is dispatched at or after its intended instant, which is at or after this one's
+        while (!unsorted.isEmpty() && unsorted.peek().dispatched <= r.intended) {
+            inTimeOrder(unsorted.poll());
+        }
+    }
+
+    private void inTimeOrder(Request r) {
         if (r.phase == previousPhase) {
-            gaps[r.phase].add(Math.max(0, r.dispatched - previousDispatch));
+            gaps[r.phase].add(r.dispatched - previousDispatch);
         }
         previousPhase = r.phase;
-        previousDispatch = Math.max(previousDispatch, r.dispatched);
+        previousDispatch = r.dispatched;
+    }
+
+    /** Puts the last dispatches in time order; call once after the last request was logged. */
+    void finish() {
+        while (!unsorted.isEmpty()) {
+            inTimeOrder(unsorted.poll());
+        }
     }
 
     private static long clamp(long nanos) {
@@ -113,24 +137,19 @@ final class ArrivalRecorder {
         return nextSeq;
     }
 
-    /**
-     * Sequence numbers that never reached the log although a later one did (lost requests), and
-     * beyond them the ones held back: after the last record, a lost request shows as a gap.
-     */
-    long missing() {
-        if (waiting.isEmpty()) {
-            return 0;
-        }
-        long max = 0;
-        for (Request r : waiting) {
-            max = Math.max(max, r.seq);
-        }
-        return max + 1 - nextSeq - waiting.size();
+    /** Distinct schedule sequence numbers found in the log (in order, or held back behind a missing one). */
+    long distinctLogged() {
+        return nextSeq + waiting.stream().mapToLong(r -> r.seq).distinct().count();
     }
 
     /** Requests logged more than once. */
     long duplicated() {
-        return duplicated;
+        return duplicated + waiting.size() - waiting.stream().mapToLong(r -> r.seq).distinct().count();
+    }
+
+    /** The time requests of a phase spent at the server (completed - sent), summed, outside warm-up. */
+    long serviceNanos(int phase) {
+        return serviceNanos[phase];
     }
 
     Histogram clientDelay(int phase) {

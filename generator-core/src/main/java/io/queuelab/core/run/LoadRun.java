@@ -140,14 +140,15 @@ public final class LoadRun {
             ClientCost cost = new ClientCost();
             cost.startAt(clock, times.warmupEnd());
             InFlightLimit limit = new InFlightLimit(plan.closedLoop() ? plan.phases().get(0).concurrency() : config.inFlightBound());
-            OpenLoop open = plan.closedLoop() ? null
-                    : new OpenLoop(plan, times, backend.operations(), pipeline, stop::requested);
+            OpenLoop open = plan.closedLoop() ? null : new OpenLoop(plan, times, pipeline, stop::requested);
             ClosedLoop closed = plan.closedLoop()
                     ? new ClosedLoop(plan, times, backend.operations(), pipeline, stop::requested) : null;
-            WorkerHandOff handOff = new WorkerHandOff(config.queueBound());
+            ScheduleCursor cursor = open == null ? null : new ScheduleCursor(plan, times, backend.operations(),
+                    new SplittableRandom(scheduleSeed), new SplittableRandom(operationSeed));
+            WorkerSchedule workerSchedule = open != null && syncSessions != null
+                    ? new WorkerSchedule(cursor, clock, config.queueBound(), times.phases()) : null;
             RequestPipeline p = pipeline;
-            metrics.gauges(syncSessions != null ? p::syncBusy : limit::inFlight,
-                    () -> open == null ? 0 : Math.max(handOff.queued(), open.asyncWaiting()));
+            metrics.gauges(syncSessions != null ? p::syncBusy : limit::inFlight, () -> open == null ? 0 : open.queued());
             metrics.startReporter(progress, config.reportInterval().toNanos(), times.end() - times.start(),
                     () -> clock.now() - times.start(), () -> {
                         int phase = times.phaseAt(clock.now());
@@ -157,13 +158,12 @@ public final class LoadRun {
             List<Thread> threads = new ArrayList<>();
             List<Request> waiting = List.of();
             long stoppedAt = -1;
-            if (open != null && syncSessions != null) {
-                threads.addAll(open.startWorkers(syncSessions, handOff));
-                open.walkSync(handOff, new SplittableRandom(scheduleSeed), new SplittableRandom(operationSeed));
+            if (workerSchedule != null) {
+                threads.addAll(open.startWorkers(syncSessions, workerSchedule));
+                open.admit(workerSchedule);
                 stoppedAt = open.stoppedAt();
             } else if (open != null) {
-                waiting = open.walkAsync(asyncSession, limit, config.queueBound(), new SplittableRandom(scheduleSeed),
-                        new SplittableRandom(operationSeed), config.drainTimeout().toNanos());
+                waiting = open.sendAsync(cursor, asyncSession, limit, config.queueBound(), config.drainTimeout().toNanos());
                 stoppedAt = open.stoppedAt();
             } else {
                 if (syncSessions != null) {
@@ -186,8 +186,10 @@ public final class LoadRun {
             }
             limit.awaitIdle(Math.max(0, deadline - clock.now()), TimeUnit.NANOSECONDS);
             pipeline.hardStop();
-            for (Request r : handOff.drainQueue()) {
-                pipeline.unfinished(r);
+            if (workerSchedule != null) {
+                for (Request r : workerSchedule.drainQueue()) {
+                    pipeline.unfinished(r);
+                }
             }
             for (Request r : waiting) {
                 pipeline.unfinished(r);
@@ -223,10 +225,15 @@ public final class LoadRun {
                     end.put("error", e.getMessage());
                 }
             }
-            long maxQueue = open == null ? 0 : Math.max(handOff.maxQueue(), open.asyncMaxQueue());
+            long maxQueue = open == null ? 0 : open.maxQueue();
+            double[] phaseSeconds = new double[times.phases()];
+            long ranUntil = stoppedAt >= 0 ? stoppedAt : times.end();
+            for (int i = 0; i < times.phases(); i++) {
+                phaseSeconds[i] = Math.max(0, Math.min(ranUntil, times.end(i)) - times.start(i)) / 1e9;
+            }
             SelfCheck check = SelfCheck.evaluate(plan, arrivals, new SelfCheck.Counts(scheduledPerPhase, droppedAtQueue,
                     logger.completedPerPhase(), maxQueue, syncSessions == null ? config.inFlightBound() : syncSessions.length,
-                    totals), measured);
+                    totals, phaseSeconds), measured);
             manifest.put("totals", totals);
             manifest.put("selfCheck", check);
             ObjectNode end = manifest.section("end").put("epochNanos", ClockProbe.wallClockNanos());

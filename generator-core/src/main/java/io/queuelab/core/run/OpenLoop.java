@@ -1,75 +1,73 @@
 package io.queuelab.core.run;
 
 import io.queuelab.core.backend.AsyncSession;
-import io.queuelab.core.backend.OperationMix;
 import io.queuelab.core.backend.SyncSession;
-import io.queuelab.core.schedule.ArrivalSchedule;
 import io.queuelab.core.schedule.LoadPlan;
-import io.queuelab.core.schedule.Phase;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * The open loop: one schedule thread walks the plan's absolute schedule (t_i = t_(i-1) + gap, from
- * a seeded stream) in order and puts each arrival into the client at its intended instant, so a
- * late dispatch never moves a later arrival.
+ * The open loop: the plan's absolute schedule ({@link ScheduleCursor}) put into the client at each
+ * arrival's intended instant, so a late dispatch never moves a later arrival.
  *
  * <ul>
- *   <li>Synchronous backends: through a {@link WorkerHandOff}. An arrival is given ahead of its
- *       instant to an idle worker, which waits for the instant itself and sends: the send waits for
- *       one timed wake-up, not for a second thread. When every worker is busy the arrival joins the
- *       bounded queue at its instant, or is dropped when the queue is full.</li>
- *   <li>Asynchronous backends: the schedule thread sends itself when a place in flight is free; if
- *       none is, the arrival waits in a bounded FIFO that the same thread sends from as places free
- *       up (the driver's single sending thread, as {@link AsyncSession} requires).</li>
+ *   <li>Synchronous backends: a free worker takes the next arrival itself and waits for its instant
+ *       on its own timer ({@link WorkerSchedule}); the schedule thread only admits the arrivals that
+ *       came while every worker was busy into the bounded queue (or drops them when it is full),
+ *       waking at most every {@value #ADMIT_PERIOD_NANOS} ns.</li>
+ *   <li>Asynchronous backends: the schedule thread waits for each instant and sends itself when a
+ *       place in flight is free; if none is, the arrival waits in a bounded FIFO that the same
+ *       thread sends from as places free up (the driver's single sending thread, as
+ *       {@link AsyncSession} requires).</li>
  * </ul>
  *
- * <p>Guarantees: every arrival whose instant was reached is counted here per phase
+ * <p>Guarantees: every arrival that entered the client is counted per phase
  * ({@link #scheduled(int)}), independently of the log, and handed to the pipeline, which logs it
- * exactly once; a stop request ends the walk before the next arrival (arrivals already given to a
- * worker are still sent at their instants).
+ * exactly once; a stop request ends the schedule at the instant it is seen: no later arrival enters.
  */
 final class OpenLoop {
+    /** The schedule thread's shortest sleep while arrivals wait for busy workers. */
+    static final long ADMIT_PERIOD_NANOS = 1_000_000;
     private static final long POLL_NANOS = 20_000_000;
-    private volatile AsyncSender asyncSender;
-    private volatile long maxQueue;
 
     private final LoadPlan plan;
     private final PhaseTimes times;
-    private final OperationMix mix;
     private final RequestPipeline pipeline;
     private final RunClock clock;
     private final BooleanSupplier stopRequested;
-    private final long[] scheduled;
-    private final long[] dropped;
-    private volatile SpinPolicy spin = SpinPolicy.forRate(0);
+    private final long[] spinNanos;
+    private final long[] asyncScheduled;
+    private final long[] asyncDropped;
+    private volatile WorkerSchedule workers;
+    private volatile AsyncSender asyncSender;
     private volatile long stoppedAt = -1;
-    private long seq;
 
-    OpenLoop(LoadPlan plan, PhaseTimes times, OperationMix mix, RequestPipeline pipeline, BooleanSupplier stopRequested) {
+    OpenLoop(LoadPlan plan, PhaseTimes times, RequestPipeline pipeline, BooleanSupplier stopRequested) {
         this.plan = plan;
         this.times = times;
-        this.mix = mix;
         this.pipeline = pipeline;
         this.clock = pipeline.clock();
         this.stopRequested = stopRequested;
-        this.scheduled = new long[times.phases()];
-        this.dropped = new long[times.phases()];
+        this.spinNanos = new long[times.phases()];
+        for (int p = 0; p < spinNanos.length; p++) {
+            spinNanos[p] = SpinPolicy.spinNanos(plan.phases().get(p).rate());
+        }
+        this.asyncScheduled = new long[times.phases()];
+        this.asyncDropped = new long[times.phases()];
     }
 
-    /** Arrivals of a phase put into the client (dispatched or dropped), counted by the schedule thread. */
+    /** Arrivals of a phase that entered the client (dispatched or dropped), counted as they entered. */
     long scheduled(int phase) {
-        return scheduled[phase];
+        return workers != null ? workers.scheduled(phase) : asyncScheduled[phase];
     }
 
-    /** Arrivals of a phase that found the queue full, counted by the schedule thread. */
+    /** Arrivals of a phase that found the queue full. */
     long dropped(int phase) {
-        return dropped[phase];
+        return workers != null ? workers.dropped(phase) : asyncDropped[phase];
     }
 
     /** The run clock's instant at which a stop request ended the schedule; -1 if it ran to its end. */
@@ -77,86 +75,111 @@ final class OpenLoop {
         return stoppedAt;
     }
 
-    /** What the schedule thread does with each arrival. */
-    private interface Dispatch {
-        /** Called before the arrival's instant (by up to the lead), with the request not yet created. */
-        void arrive(Request r, long intended);
+    /** Requests waiting for a worker or a place in flight. */
+    int queued() {
+        WorkerSchedule w = workers;
+        AsyncSender a = asyncSender;
+        return w != null ? w.queued() : a != null ? a.waiting() : 0;
     }
 
-    /**
-     * Walks the whole schedule on the calling thread (the schedule thread), handing arrivals to the
-     * synchronous workers, then closes the hand-off. The workers are started here and returned.
-     */
-    List<Thread> startWorkers(SyncSession[] sessions, WorkerHandOff handOff) {
+    /** The longest the queue grew. */
+    long maxQueue() {
+        WorkerSchedule w = workers;
+        AsyncSender a = asyncSender;
+        return w != null ? w.maxQueue() : a != null ? a.maxWaiting : 0;
+    }
+
+    /** Starts one worker per session on {@code schedule}; {@link #admit} then runs the schedule thread. */
+    List<Thread> startWorkers(SyncSession[] sessions, WorkerSchedule schedule) {
+        workers = schedule;
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < sessions.length; w++) {
             int index = w;
             SyncSession session = sessions[w];
-            WorkerHandOff.Worker self = handOff.register(w);
-            Thread t = new Thread(() -> worker(index, self, session, handOff), "queuelab-worker-" + w);
-            t.setDaemon(true);
-            self.bind(t);
-            threads.add(t);
+            threads.add(new Thread(() -> worker(index, session, schedule), "queuelab-worker-" + w));
         }
-        threads.forEach(Thread::start);
+        threads.forEach(t -> {
+            t.setDaemon(true);
+            t.start();
+        });
         return threads;
     }
 
-    private void worker(int index, WorkerHandOff.Worker self, SyncSession session, WorkerHandOff handOff) {
+    private void worker(int index, SyncSession session, WorkerSchedule schedule) {
         RunClock.preciseTimers();
-        for (Request r; (r = handOff.next(self, spin.idleSpinNanos())) != null; ) {
-            pipeline.hold(index, r);
-            if (r.dispatched == io.queuelab.core.log.LogFormat.NONE) {
-                // given ahead: this worker waits for the instant itself
-                clock.awaitInstant(r.intended, spin.waitSpinNanos(), pipeline::stopped);
-                r.dispatched = clock.now();
+        for (Request r; (r = schedule.take()) != null; ) {
+            if (!WorkerSchedule.dispatched(r)) {
+                // taken ahead: this worker waits for the instant itself
+                Request taken = r;
+                if (!clock.awaitInstant(r.intended, spinNanos[r.phase], () -> schedule.abandoned(taken) || pipeline.stopped())
+                        || schedule.abandoned(r)) {
+                    continue; // the run stopped before this arrival's instant: it never happened
+                }
+                schedule.entered(r);
             }
             r.dequeued = clock.now();
             pipeline.executeSync(index, session, r);
         }
     }
 
-    void walkSync(WorkerHandOff handOff, SplittableRandom scheduleRandom, SplittableRandom operationRandom) {
-        try {
-            walk(scheduleRandom, operationRandom, (r, intended) -> {
-                if (handOff.giveAhead(r)) {
-                    return;
-                }
-                clock.awaitInstant(intended, spin.waitSpinNanos());
-                r.dispatched = clock.now();
-                if (handOff.offer(r) == WorkerHandOff.Offer.FULL) {
-                    dropped[r.phase]++;
-                    pipeline.dropped(r);
-                }
-            }, false);
-        } finally {
-            handOff.close();
+    /** The schedule thread of a synchronous run: admits overdue arrivals until the schedule is over. */
+    void admit(WorkerSchedule schedule) {
+        List<Request> dropped = new ArrayList<>();
+        while (true) {
+            long next = schedule.admitOverdue(dropped);
+            for (Request r : dropped) {
+                pipeline.dropped(r);
+            }
+            dropped.clear();
+            if (next < 0) {
+                return;
+            }
+            if (stopRequested.getAsBoolean()) {
+                stoppedAt = clock.now();
+                schedule.stop(stoppedAt);
+                schedule.admitOverdue(dropped);
+                dropped.forEach(pipeline::dropped);
+                return;
+            }
+            clock.awaitInstant(Math.max(next, clock.now() + ADMIT_PERIOD_NANOS), 0, stopRequested);
         }
     }
 
     /**
-     * Walks the whole schedule on the calling thread, sending on the asynchronous session within
-     * the in-flight limit, then sends what waits in the FIFO until it is empty or the pipeline
-     * stops. Returns the requests still waiting then (to be logged as unfinished).
+     * The schedule thread of an asynchronous run: sends every arrival at its instant within the
+     * in-flight limit, then what waits in the FIFO until it is empty, the drain timeout has passed
+     * or the pipeline stops. Returns the requests still waiting then (to be logged as unfinished).
      */
-    List<Request> walkAsync(AsyncSession session, InFlightLimit limit, int queueBound, SplittableRandom scheduleRandom,
-                            SplittableRandom operationRandom, long drainTimeoutNanos) {
+    List<Request> sendAsync(ScheduleCursor cursor, AsyncSession session, InFlightLimit limit, int queueBound,
+                            long drainTimeoutNanos) {
+        Thread.currentThread().setPriority(Thread.MAX_PRIORITY);
+        RunClock.preciseTimers();
         AsyncSender sender = new AsyncSender(session, limit, queueBound, Thread.currentThread());
-        walk(scheduleRandom, operationRandom, (r, intended) -> {
-            while (!clock.awaitInstant(intended, spin.waitSpinNanos(), sender::ready)) {
+        asyncSender = sender;
+        for (Request r; (r = cursor.take()) != null; ) {
+            long spin = spinNanos[r.phase];
+            while (!clock.awaitInstant(r.intended, spin, () -> sender.ready() || stopRequested.getAsBoolean())) {
+                if (stopRequested.getAsBoolean()) {
+                    break;
+                }
                 sender.sendWaiting();
             }
+            if (stopRequested.getAsBoolean() && clock.now() < r.intended) {
+                stoppedAt = clock.now();
+                break;
+            }
             r.dispatched = clock.now();
+            asyncScheduled[r.phase]++;
             sender.sendWaiting();
             if (!sender.sendOrQueue(r)) {
-                dropped[r.phase]++;
+                asyncDropped[r.phase]++;
                 pipeline.dropped(r);
             }
-        }, true);
-        long deadline = Math.max(clock.now(), times.end()) + drainTimeoutNanos;
+        }
+        long deadline = Math.max(clock.now(), stoppedAt >= 0 ? stoppedAt : times.end()) + drainTimeoutNanos;
         try {
             while (sender.waiting() > 0 && !pipeline.stopped() && clock.now() < deadline) {
-                if (limit.acquire(POLL_NANOS)) {
+                if (limit.acquire(Math.min(POLL_NANOS, Math.max(1, deadline - clock.now())))) {
                     limit.release();
                     sender.sendWaiting();
                 }
@@ -165,36 +188,6 @@ final class OpenLoop {
             Thread.currentThread().interrupt();
         }
         return sender.takeWaiting();
-    }
-
-    /** Requests waiting in the asynchronous FIFO. */
-    int asyncWaiting() {
-        return asyncSender == null ? 0 : asyncSender.waiting();
-    }
-
-    private void walk(SplittableRandom scheduleRandom, SplittableRandom operationRandom, Dispatch dispatch,
-                      boolean atInstant) {
-        Thread.currentThread().setPriority(Thread.MAX_PRIORITY);
-        RunClock.preciseTimers();
-        for (int p = 0; p < times.phases(); p++) {
-            Phase phase = plan.phases().get(p);
-            spin = SpinPolicy.forRate(phase.rate());
-            int flags = times.flags(p);
-            ArrivalSchedule schedule = plan.schedule(p, scheduleRandom);
-            double next = times.start(p) + schedule.nextGapNanos();
-            while (next < times.end(p)) {
-                long intended = (long) next;
-                long wakeAt = atInstant ? intended - spin.waitSpinNanos() : intended - spin.leadNanos();
-                if (!clock.awaitInstant(wakeAt, 0, stopRequested) || stopRequested.getAsBoolean()) {
-                    stoppedAt = clock.now();
-                    return;
-                }
-                Request r = new Request(mix.pick(operationRandom.nextDouble()), p, flags, intended, seq++);
-                scheduled[p]++;
-                dispatch.arrive(r, intended);
-                next += schedule.nextGapNanos();
-            }
-        }
     }
 
     /** The asynchronous path's FIFO and sender; used by the schedule thread only, woken by completions. */
@@ -206,13 +199,13 @@ final class OpenLoop {
         private final ArrayDeque<Request> fifo = new ArrayDeque<>();
         private volatile int waiting;
         private volatile boolean placeFreed;
+        private volatile long maxWaiting;
 
         AsyncSender(AsyncSession session, InFlightLimit limit, int bound, Thread scheduleThread) {
             this.session = session;
             this.limit = limit;
             this.bound = bound;
             this.scheduleThread = scheduleThread;
-            asyncSender = this;
         }
 
         /** True when requests wait and a place in flight was freed since the last look. */
@@ -241,7 +234,7 @@ final class OpenLoop {
             }
             fifo.addLast(r);
             waiting = fifo.size();
-            maxQueue = Math.max(maxQueue, waiting);
+            maxWaiting = Math.max(maxWaiting, waiting);
             return true;
         }
 
@@ -275,10 +268,5 @@ final class OpenLoop {
             waiting = 0;
             return left;
         }
-    }
-
-    /** The longest the asynchronous FIFO grew. */
-    long asyncMaxQueue() {
-        return maxQueue;
     }
 }

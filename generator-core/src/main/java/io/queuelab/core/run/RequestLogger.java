@@ -192,6 +192,7 @@ final class RequestLogger implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while closing the request log");
         }
+        arrivals.finish();
         try {
             writer.close();
             errors.close();

@@ -91,8 +91,11 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
     }
 
     /** What the run counted, each number from its own source, for {@link #evaluate}. */
+    /**
+     * @param phaseSeconds how long each phase ran: its planned duration, or up to a stop (0 after it)
+     */
     record Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
-                  int workers, LogTotals logged) {
+                  int workers, LogTotals logged, double[] phaseSeconds) {
     }
 
     static SelfCheck evaluate(LoadPlan plan, ArrivalRecorder arrivals, Counts counts, ClientCost.Measured cost) {
@@ -102,14 +105,14 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         long measuredRequests = 0;
         for (int i = 0; i < plan.phases().size(); i++) {
             Phase p = plan.phases().get(i);
-            double seconds = p.duration().toNanos() / 1e9;
-            double achieved = counts.completedPerPhase()[i] / seconds;
+            double seconds = counts.phaseSeconds()[i];
+            double achieved = seconds > 0 ? counts.completedPerPhase()[i] / seconds : 0;
             if (!p.warmup()) {
                 measuredRequests += open ? counts.scheduledPerPhase()[i] : counts.completedPerPhase()[i];
             }
             PhaseCheck check = open
-                    ? openPhase(p, plan.arrivals(), 1, counts.scheduledPerPhase()[i], achieved, arrivals.gapSample(i),
-                    "realized inter-arrival gaps", failures)
+                    ? openPhase(p, seconds, plan.arrivals(), 1, counts.scheduledPerPhase()[i], achieved,
+                    arrivals.gapSample(i), "realized inter-arrival gaps", failures)
                     : new PhaseCheck(p.name(), p.warmup(), 0, counts.completedPerPhase()[i], Double.NaN, achieved,
                     Double.NaN, Double.NaN, 0);
             check = check.withDelays(arrivals.clientDelay(i), arrivals.service(i));
@@ -126,7 +129,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         }
         LogTotals totals = counts.logged();
         if (totals.dropped() > 0) {
-            failures.add(overload(totals.dropped(), counts, phases, onSchedule));
+            failures.add(overload(totals.dropped(), counts, phases, onSchedule, serverShare(plan, arrivals, counts)));
         }
         long lost = 0;
         long duplicated = 0;
@@ -135,7 +138,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                     + totals.logged() + " logged (ok + errors + dropped + unfinished)");
         }
         if (open) {
-            lost = Math.max(0, totals.scheduled() - arrivals.inOrder()) + arrivals.missing();
+            lost = Math.max(0, totals.scheduled() - arrivals.distinctLogged());
             duplicated = arrivals.duplicated();
             if (lost > 0) {
                 failures.add(lost + " scheduled requests never reached the log");
@@ -169,17 +172,43 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
     }
 
     /**
-     * Names the bottleneck of a run that dropped requests: with the schedule on time, the requests
-     * queued behind busy workers because the server did not serve them as fast as they came.
+     * The share of the workers' time (workers x measured phases) that requests spent at the
+     * server: near 1 when the server kept every worker waiting, near 0 when the workers were busy
+     * with the client's own work.
      */
-    private static String overload(long dropped, Counts counts, List<PhaseCheck> phases, boolean onSchedule) {
+    private static double serverShare(LoadPlan plan, ArrivalRecorder arrivals, Counts counts) {
+        double service = 0;
+        double seconds = 0;
+        for (int i = 0; i < plan.phases().size(); i++) {
+            if (!plan.phases().get(i).warmup()) {
+                service += arrivals.serviceNanos(i) / 1e9;
+                seconds += counts.phaseSeconds()[i];
+            }
+        }
+        int workers = counts.workers();
+        return seconds == 0 ? 0 : service / (seconds * workers);
+    }
+
+    /**
+     * Names the bottleneck of a run that dropped requests: with the schedule on time and the
+     * workers' time spent waiting for the server, the server did not serve the requests as fast
+     * as they came; with the workers' time spent elsewhere, the client did not.
+     */
+    private static String overload(long dropped, Counts counts, List<PhaseCheck> phases, boolean onSchedule,
+                                   double serverShare) {
         String service = phases.stream().filter(p -> !p.warmup() && p.serviceP99Nanos() >= 0)
                 .map(p -> p.name() + " " + Durations.format(p.serviceP99Nanos())).reduce((a, b) -> a + ", " + b)
                 .orElse("-");
-        if (onSchedule) {
+        String share = String.format(Locale.ROOT, "%.0f %%", serverShare * 100);
+        if (onSchedule && serverShare >= 0.5) {
             return dropped + " requests dropped at the queue bound: the server was saturated (the schedule was on time, "
-                    + "all " + counts.workers() + " workers were busy and the queue reached " + counts.maxQueueLength()
-                    + "; service p99 " + service + ")";
+                    + "the " + counts.workers() + " workers spent " + share + " of their time waiting for the server, the "
+                    + "queue reached " + counts.maxQueueLength() + "; service p99 " + service + ")";
+        }
+        if (onSchedule) {
+            return dropped + " requests dropped at the queue bound: the client's " + counts.workers() + " workers could "
+                    + "not keep up (they spent only " + share + " of their time waiting for the server; service p99 "
+                    + service + ")";
         }
         return dropped + " requests dropped at the queue bound (the schedule was late as well: the client could not "
                 + "keep up)";
@@ -193,7 +222,13 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      */
     public static PhaseCheck openPhase(Phase p, LoadPlan.Arrivals arrivals, int schedules, long n, double achievedRate,
                                        double[] gaps, String gapsName, List<String> failures) {
-        double expected = p.rate() * (p.duration().toNanos() / 1e9);
+        return openPhase(p, p.duration().toNanos() / 1e9, arrivals, schedules, n, achievedRate, gaps, gapsName, failures);
+    }
+
+    /** As above, for a phase that ran {@code seconds} (cut short by a stop). */
+    static PhaseCheck openPhase(Phase p, double seconds, LoadPlan.Arrivals arrivals, int schedules, long n,
+                                double achievedRate, double[] gaps, String gapsName, List<String> failures) {
+        double expected = p.rate() * seconds;
         boolean poisson = arrivals == LoadPlan.Arrivals.POISSON;
         // a constant-rate schedule may miss or gain one arrival at each end of its phase
         if (poisson ? Math.abs(n - expected) > 4 * Math.sqrt(expected) + 1 : Math.abs(n - expected) > 2 * schedules) {
