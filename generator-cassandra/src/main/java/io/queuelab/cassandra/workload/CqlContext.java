@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
 /**
@@ -54,22 +55,40 @@ public final class CqlContext {
 
     /** Executes a read and returns all its rows (following pages when there are more). */
     public CompletionStage<List<Row>> read(BoundStatement statement, int pageSize) {
-        CompletableFuture<List<Row>> rows = new CompletableFuture<>();
-        session.executeAsync(statement.setConsistencyLevel(readConsistency).setTimeout(requestTimeout).setPageSize(pageSize))
-                .whenComplete((page, failure) -> collect(page, failure, new ArrayList<>(), rows));
-        return rows;
+        List<Row> all = new ArrayList<>();
+        return stream(statement, pageSize, all::add).thenApply(ignored -> all);
     }
 
-    private static void collect(AsyncResultSet page, Throwable failure, List<Row> sofar, CompletableFuture<List<Row>> rows) {
+    /**
+     * Executes a read and hands every row to {@code rows} as its page arrives, following the
+     * driver's paging: no page is held after it was consumed. Completes when the last page was
+     * consumed, or exceptionally with the first failure, including one thrown by {@code rows}
+     * (then no further page is fetched).
+     */
+    public CompletionStage<Void> stream(BoundStatement statement, int pageSize, Consumer<Row> rows) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        session.executeAsync(statement.setConsistencyLevel(readConsistency).setTimeout(requestTimeout).setPageSize(pageSize))
+                .whenComplete((page, failure) -> consume(page, failure, rows, done));
+        return done;
+    }
+
+    private static void consume(AsyncResultSet page, Throwable failure, Consumer<Row> rows, CompletableFuture<Void> done) {
         if (failure != null) {
-            rows.completeExceptionally(failure);
+            done.completeExceptionally(failure);
             return;
         }
-        page.currentPage().forEach(sofar::add);
+        try {
+            for (Row row : page.currentPage()) {
+                rows.accept(row);
+            }
+        } catch (RuntimeException e) {
+            done.completeExceptionally(e);
+            return;
+        }
         if (page.hasMorePages()) {
-            page.fetchNextPage().whenComplete((next, error) -> collect(next, error, sofar, rows));
+            page.fetchNextPage().whenComplete((next, error) -> consume(next, error, rows, done));
         } else {
-            rows.complete(sofar);
+            done.complete(null);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -78,6 +79,9 @@ public final class TimeSeriesWorkload implements CqlWorkload {
     public PreparedWorkload prepare(CqlContext context) {
         return new Prepared(context);
     }
+
+    /** Rows per page of a range read: the driver's default page, so a long range streams through the check. */
+    static final int PAGE_ROWS = 5_000;
 
     /** The timestamp (ms) of value {@code index} of every sensor. */
     public static long timestamp(long index) {
@@ -185,15 +189,19 @@ public final class TimeSeriesWorkload implements CqlWorkload {
 
         private CompletionStage<Void> rangeRead(int sensor, long start, int length) {
             long end = start + length - 1;
+            long last = start + Math.min(length, spec.limit()) - 1; // the LIMIT keeps the first values
             if (readIndexed != null) {
+                // partitions come in token order: the rows are sorted by time before the check
                 int cells = spec.rangeMax() / valuesPerCell + 2;
                 return context.read(readIndexed.bind(sensor, firstCellTimestamp(start), timestamp(end)), cells)
-                        .thenAccept(rows -> check(sensor, start, end, rows.stream()
-                                .sorted(Comparator.comparingLong(row -> row.getLong(0))).toList()));
+                        .thenAccept(rows -> {
+                            RangeCheck check = new RangeCheck(sensor, start, last);
+                            rows.stream().sorted(Comparator.comparingLong(row -> row.getLong(0))).forEach(check);
+                            check.finish();
+                        });
             }
             return bucketsOverlapping(sensor, timestamp(start), timestamp(end))
-                    .thenCompose(buckets -> readBuckets(sensor, buckets, start, end))
-                    .thenAccept(rows -> check(sensor, start, end, rows));
+                    .thenCompose(buckets -> readBuckets(sensor, buckets, start, end, last));
         }
 
         private CompletionStage<List<Long>> bucketsOverlapping(int sensor, long startTs, long endTs) {
@@ -212,19 +220,21 @@ public final class TimeSeriesWorkload implements CqlWorkload {
             return starts.thenApply(list -> overlapping(sensor, list, startTs, endTs));
         }
 
-        private CompletionStage<List<Row>> readBuckets(int sensor, List<Long> buckets, long start, long end) {
+        /**
+         * Reads the buckets in parallel, each checked as its pages arrive against the part of the
+         * range it holds (a bucket holds values [first, first + timewidth) of its sensor).
+         */
+        private CompletionStage<Void> readBuckets(int sensor, List<Long> buckets, long start, long end, long last) {
             long low = firstCellTimestamp(start);
             int cells = spec.layout() == Layout.TYPED ? spec.limit() : spec.limit() / valuesPerCell + 2;
-            List<CompletableFuture<List<Row>>> reads = new ArrayList<>();
+            List<CompletableFuture<Void>> reads = new ArrayList<>();
             for (long bucket : buckets) {
-                reads.add(context.read(readRange.bind(sensor, bucket, low, timestamp(end), cells), cells)
-                        .toCompletableFuture());
+                long first = indexAt(bucket);
+                RangeCheck check = new RangeCheck(sensor, Math.max(start, first), Math.min(last, first + spec.timewidth() - 1));
+                reads.add(context.stream(readRange.bind(sensor, bucket, low, timestamp(end), cells), PAGE_ROWS, check)
+                        .thenRun(check::finish).toCompletableFuture());
             }
-            return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-                List<Row> rows = new ArrayList<>();
-                reads.forEach(read -> rows.addAll(read.join()));
-                return rows;
-            });
+            return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new));
         }
 
         /** The timestamp of the cell holding value {@code start} (a blob may begin before it). */
@@ -232,43 +242,60 @@ public final class TimeSeriesWorkload implements CqlWorkload {
             return timestamp(start / valuesPerCell * valuesPerCell);
         }
 
-        private void check(int sensor, long start, long end, List<Row> rows) {
-            long expected = Math.min(end - start + 1, spec.limit());
-            long checked = 0;
-            for (Row row : rows) {
+        /**
+         * The check of one range read, row by row as they arrive in time order: values
+         * [from, to] of a sensor, each exactly once, each equal to what was written. A blob cell
+         * may begin before the range, and cells after {@code to} (beyond the LIMIT, or in the
+         * next bucket) are not this check's. No object per row or value.
+         */
+        private final class RangeCheck implements Consumer<Row> {
+            private final int sensor;
+            private final long from;
+            private final long to;
+            private long next;
+
+            RangeCheck(int sensor, long from, long to) {
+                this.sensor = sensor;
+                this.from = from;
+                this.to = to;
+                this.next = from;
+            }
+
+            @Override
+            public void accept(Row row) {
                 long first = indexAt(row.getLong(0));
-                double[] values = decode(row);
-                for (int j = 0; j < values.length && checked < expected; j++) {
-                    long index = first + j;
-                    if (index < start) {
-                        continue; // a blob may begin before the range
-                    }
-                    if (index != start + checked || values[j] != value(sensor, index)) {
-                        throw new WrongResultException("sensor " + sensor + " range [" + start + ", " + end
-                                + "]: value " + (start + checked) + " expected " + value(sensor, start + checked)
-                                + ", got index " + index + " = " + values[j]);
-                    }
-                    checked++;
+                if (spec.layout() == Layout.TYPED) {
+                    value(first, row.getDouble(1));
+                    return;
+                }
+                ByteBuffer blob = row.getByteBuffer(1);
+                if (blob == null || blob.remaining() != valuesPerCell * Double.BYTES) {
+                    throw new WrongResultException("a blob cell holds " + (blob == null ? 0 : blob.remaining())
+                            + " bytes, expected " + valuesPerCell * Double.BYTES);
+                }
+                int at = blob.position();
+                for (int j = 0; j < valuesPerCell; j++) {
+                    value(first + j, blob.getDouble(at + j * Double.BYTES));
                 }
             }
-            if (checked != expected) {
-                throw new WrongResultException("sensor " + sensor + " range [" + start + ", " + end + "]: expected "
-                        + expected + " values, got " + checked);
-            }
-        }
 
-        private double[] decode(Row row) {
-            if (spec.layout() == Layout.TYPED) {
-                return new double[] {row.getDouble(1)};
+            private void value(long index, double value) {
+                if (index < from || index > to) {
+                    return;
+                }
+                if (index != next || value != TimeSeriesWorkload.value(sensor, index)) {
+                    throw new WrongResultException("sensor " + sensor + " range [" + from + ", " + to + "]: value " + next
+                            + " expected " + TimeSeriesWorkload.value(sensor, next) + ", got index " + index + " = " + value);
+                }
+                next++;
             }
-            ByteBuffer blob = row.getByteBuffer(1);
-            if (blob == null || blob.remaining() != valuesPerCell * Double.BYTES) {
-                throw new WrongResultException("a blob cell holds " + (blob == null ? 0 : blob.remaining())
-                        + " bytes, expected " + valuesPerCell * Double.BYTES);
+
+            void finish() {
+                if (next != to + 1 && from <= to) {
+                    throw new WrongResultException("sensor " + sensor + " range [" + from + ", " + to + "]: expected "
+                            + (to - from + 1) + " values, got " + (next - from));
+                }
             }
-            double[] values = new double[valuesPerCell];
-            blob.asDoubleBuffer().get(values);
-            return values;
         }
     }
 

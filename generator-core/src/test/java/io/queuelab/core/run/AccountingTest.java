@@ -113,6 +113,7 @@ class AccountingTest {
         assertEquals(50, result.selfCheck().maxQueueLength(), "the queue filled to its bound");
         assertFalse(result.selfCheck().keptUp());
         assertTrue(result.selfCheck().verdict().contains("dropped"), result.selfCheck().verdict());
+        assertTrue(result.selfCheck().verdict().contains("the server was saturated"), result.selfCheck().verdict());
         assertTrue(result.directory().manifest().complete());
     }
 

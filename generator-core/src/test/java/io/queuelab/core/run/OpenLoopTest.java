@@ -50,6 +50,19 @@ class OpenLoopTest {
         }
     }
 
+    /** A rate far beyond what one client thread can issue: the drops are the client's, and the verdict says so. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void dropsOfAClientThatCouldNotKeepUpAreNamedAsTheClients() throws Exception {
+        RunResult result = Runs.run(Runs.config(Runs.poisson(2_000_000, Duration.ofSeconds(1)), 1, 1000, dir.resolve("run")),
+                NoopBackend.sync());
+        assertTrue(result.totals().dropped() > 0, "dropped " + result.totals().dropped());
+        assertTrue(result.totals().balanced());
+        String verdict = result.selfCheck().verdict();
+        assertTrue(verdict.contains("the client's 1 workers could not keep up"), verdict);
+        assertTrue(!verdict.contains("server was saturated"), verdict);
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aStopEndsASynchronousRunAsItsPlannedEndDoes() throws Exception {
