@@ -378,7 +378,7 @@ public final class RunMerge {
                 max(nodes, "lagMaxNanos"), max(nodes, "maxQueueLength"), totals.dropped(), cpu,
                 totals.scheduled() == 0 ? 0 : cpu * 1e6 / totals.scheduled(), sum(nodes, "gcPauseSeconds"),
                 (long) sum(nodes, "gcCount"), List.copyOf(failures), verdict, sum(nodes, "processCpuSeconds"),
-                maxShare(nodes), (long) sum(nodes, "lost"), (long) sum(nodes, "duplicated"));
+                maxShare(nodes), (long) sum(nodes, "lost"), (long) sum(nodes, "duplicated"), List.of());
     }
 
     /** The largest share of its machine's CPU any node's client used (nodes may share a machine or not). */

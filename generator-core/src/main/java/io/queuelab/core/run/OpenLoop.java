@@ -107,12 +107,13 @@ final class OpenLoop {
 
     private void worker(int index, SyncSession session, WorkerSchedule schedule) {
         RunClock.preciseTimers();
+        RunClock.TimerLead lead = new RunClock.TimerLead();
         for (Request r; (r = schedule.take()) != null; ) {
             if (!WorkerSchedule.dispatched(r)) {
                 // taken ahead: this worker waits for the instant itself
                 Request taken = r;
-                if (!clock.awaitInstant(r.intended, spinNanos[r.phase], () -> schedule.abandoned(taken) || pipeline.stopped())
-                        || schedule.abandoned(r)) {
+                if (!clock.awaitInstant(r.intended, spinNanos[r.phase], () -> schedule.abandoned(taken) || pipeline.stopped(),
+                        lead) || schedule.abandoned(r)) {
                     continue; // the run stopped before this arrival's instant: it never happened
                 }
                 schedule.entered(r);
@@ -156,9 +157,10 @@ final class OpenLoop {
         RunClock.preciseTimers();
         AsyncSender sender = new AsyncSender(session, limit, queueBound, Thread.currentThread());
         asyncSender = sender;
+        RunClock.TimerLead lead = new RunClock.TimerLead();
         for (Request r; (r = cursor.take()) != null; ) {
             long spin = spinNanos[r.phase];
-            while (!clock.awaitInstant(r.intended, spin, () -> sender.ready() || stopRequested.getAsBoolean())) {
+            while (!clock.awaitInstant(r.intended, spin, () -> sender.ready() || stopRequested.getAsBoolean(), lead)) {
                 if (stopRequested.getAsBoolean()) {
                     break;
                 }

@@ -38,7 +38,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                         long lagP999Nanos, long lagMaxNanos, long maxQueueLength, long dropped,
                         double cpuSeconds, double cpuMicrosPerRequest, double gcPauseSeconds, long gcCount,
                         List<String> failures, String verdict, double processCpuSeconds, double cpuMachineShare,
-                        long lost, long duplicated) {
+                        long lost, long duplicated, List<String> notes) {
 
     public static final double KS_ALPHA = 0.01;
     /**
@@ -60,6 +60,12 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      */
     public static final Duration CLIENT_DELAY_FLOOR = Duration.ofNanos(50_000);
     public static final String KEPT_UP = "the generator kept up";
+    /**
+     * The share of the machine's CPU above which the verdict notes the client's cost: a server on
+     * the same cores did not get that CPU (a note, not a failure: whether it mattered depends on
+     * how busy the server was).
+     */
+    public static final double CPU_SHARE_NOTE = 0.10;
 
     /**
      * @param achievedRate        completions (ok or error) per second of the phase
@@ -152,10 +158,16 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
             }
         }
         String verdict = failures.isEmpty() ? KEPT_UP : "the generator did not keep up: " + String.join("; ", failures);
+        List<String> notes = new ArrayList<>();
+        if (cost.machineShare() > CPU_SHARE_NOTE) {
+            notes.add(String.format(Locale.ROOT, "the client used %.0f %% of the machine's %d cores outside warm-up: a server "
+                    + "on the same machine did not get that CPU", cost.machineShare() * 100, cost.cores()));
+        }
         return new SelfCheck(open, phases, p50, p99, arrivals.lag.getValueAtPercentile(99.9), arrivals.lag.getMaxValue(),
                 counts.maxQueueLength(), totals.dropped(), cost.cpuSeconds(),
                 measuredRequests == 0 ? 0 : cost.cpuSeconds() * 1e6 / measuredRequests, cost.gcSeconds(), cost.gcCount(),
-                List.copyOf(failures), verdict, cost.processCpuSeconds(), cost.machineShare(), lost, duplicated);
+                List.copyOf(failures), verdict, cost.processCpuSeconds(), cost.machineShare(), lost, duplicated,
+                List.copyOf(notes));
     }
 
     /** Fails a phase whose client delay p99 is a visible share of its service time p99. */

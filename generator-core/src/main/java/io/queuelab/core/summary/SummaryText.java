@@ -123,6 +123,9 @@ public final class SummaryText {
                 c.path("cpuMachineShare").asDouble() * 100, c.path("processCpuSeconds").asDouble(),
                 c.path("gcPauseSeconds").asDouble(), c.path("gcCount").asLong()));
         b.append("verdict: ").append(c.path("verdict").asText()).append('\n');
+        for (JsonNode note : c.path("notes")) {
+            b.append("note: ").append(note.asText()).append('\n');
+        }
         return b.toString();
     }
 }
