@@ -20,8 +20,8 @@ public final class SummaryText {
         if (manifest != null && !manifest.complete()) {
             b.append("WARNING: this run did not finish (its manifest is not marked complete)\n");
         }
-        if (s.truncatedBytes > 0) {
-            b.append(String.format(Locale.ROOT, "WARNING: the log ends in a torn tail of %d bytes (ignored)%n", s.truncatedBytes));
+        for (String problem : s.logProblems) {
+            b.append("WARNING: ").append(problem).append('\n');
         }
         b.append(String.format(Locale.ROOT, "requests  %d logged (%d in warm-up)", s.records, s.warmupRecords));
         for (Map.Entry<String, Long> e : s.outcomes.entrySet()) {
