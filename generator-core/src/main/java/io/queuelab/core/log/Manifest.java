@@ -92,11 +92,19 @@ public final class Manifest {
         return this;
     }
 
-    /** Writes the manifest into a run directory, replacing any earlier one atomically. */
+    /**
+     * Writes the manifest into a run directory, replacing any earlier one atomically; a write that
+     * fails (a full disk) leaves the earlier manifest, if any, and no partial file.
+     */
     public void write(Path runDir) throws IOException {
         Path tmp = runDir.resolve(FILE_NAME + ".tmp");
-        JSON.writeValue(tmp.toFile(), root);
-        Files.move(tmp, runDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            JSON.writeValue(tmp.toFile(), root);
+            Files.move(tmp, runDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
     }
 
     @Override

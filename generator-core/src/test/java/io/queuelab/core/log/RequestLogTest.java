@@ -223,6 +223,18 @@ class RequestLogTest {
     }
 
     @Test
+    void aManifestThatCannotBeWrittenLeavesNoPartialFile() throws IOException {
+        Path run = Files.createDirectory(dir.resolve("full"));
+        // the temporary file is the full device: every write fails with ENOSPC, as on a full disk
+        Files.createSymbolicLink(run.resolve(Manifest.FILE_NAME + ".tmp"), Path.of("/dev/full"));
+        IOException e = assertThrows(IOException.class, () -> Manifest.create("measured").write(run));
+        assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());
+        try (var left = Files.list(run)) {
+            assertEquals(List.of(), left.toList());
+        }
+    }
+
+    @Test
     void manifestIsCompleteOnlyWhenMarked() throws IOException {
         Manifest m = Manifest.create("measured");
         m.section("config").put("seed", 5);
