@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
 /** {@code queuelab summary}: counts, rate, latency percentiles and the self-check of a run directory. */
 @Command(name = "summary", mixinStandardHelpOptions = true,
         description = "Summarise a run directory: counts, rate, mean and p50/p90/p99/p99.9/max of response, service and queue time, the self-check, "
-                + "and per phase whether it reached steady state (MSER) with 95 % intervals on the mean, p50 and p99 response time.")
+                + "and per phase whether it reached steady state (MSER) with 95 %% intervals on the mean, p50 and p99 response time.")
 public final class SummaryCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "A run directory.")
     Path dir;
