@@ -1,12 +1,19 @@
 package io.queuelab.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -95,11 +102,66 @@ class FaultsAndLimitsTest {
         assertTrue(err.startsWith("queuelab: --tuples must be between 1 and"), err);
     }
 
+    /** A real run of the no-op backend, made to look as a crash leaves it: manifest not complete, log not closed. */
+    private Path crashedRun(Path run) throws IOException {
+        Manifest m = Manifest.read(run);
+        m.root().put("complete", false);
+        m.root().remove("totals");
+        m.root().remove("selfCheck");
+        m.write(run);
+        try (FileChannel log = FileChannel.open(run.resolve(LogFormat.FILE_NAME), StandardOpenOption.WRITE)) {
+            log.truncate(log.size() - LogFormat.CHUNK_OVERHEAD - Long.BYTES); // no end chunk
+        }
+        return run;
+    }
+
     private Path noopRun(String name) {
         Path run = dir.resolve(name);
         CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "200", "--duration", "1s",
                 "--report-interval", "0", "--out", run.toString());
         assertEquals(0, r.exitCode(), r.err());
         return run;
+    }
+
+    @Test
+    void summaryExportAndReportSayFirstThatARunIsIncomplete() throws IOException {
+        Path run = crashedRun(noopRun("crashed"));
+        CliTestSupport.Result summary = CliTestSupport.run("summary", run.toString());
+        assertEquals(0, summary.exitCode(), summary.err());
+        assertTrue(summary.out().startsWith("WARNING: this run did not finish"), summary.out());
+        assertTrue(summary.out().contains("WARNING: the log has no end mark after its"), summary.out());
+
+        CliTestSupport.Result export = CliTestSupport.run("export", run.toString(), "--csv", dir.resolve("c.csv").toString());
+        assertEquals(0, export.exitCode(), export.err());
+        assertTrue(export.err().matches("(?s)WARNING: run .*crashed is incomplete: it crashed or was interrupted \\(its manifest is "
+                + "not marked complete\\); on disk: \\d+ requests logged \\(\\d+ ok, 0 failed, 0 dropped, 0 unfinished\\)\n.*"), export.err());
+        assertTrue(Files.size(dir.resolve("c.csv")) > 0);
+
+        CliTestSupport.Result report = CliTestSupport.run("report", run.toString(), "--out", dir.resolve("r.html").toString());
+        assertTrue(report.out().startsWith("WARNING: run " + run + " is incomplete"), report.out() + report.err());
+    }
+
+    @Test
+    void aKilledSweepIsSummarisedFromWhatIsOnDisk() throws IOException {
+        Path sweep = dir.resolve("sweep");
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "50,100", "--duration", "1s",
+                "--warmup", "0s", "--report-interval", "0", "--out", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        // as a kill in the second run leaves it: sweep.json lists the first run only and is not complete
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode manifest = (ObjectNode) json.readTree(sweep.resolve("sweep.json").toFile());
+        manifest.put("complete", false);
+        ((ArrayNode) manifest.path("runs")).remove(1);
+        json.writeValue(sweep.resolve("sweep.json").toFile(), manifest);
+        crashedRun(sweep.resolve("rate-100"));
+
+        CliTestSupport.Result summary = CliTestSupport.run("summary", sweep.toString());
+        assertEquals(0, summary.exitCode(), summary.err());
+        String[] lines = summary.out().split("\n");
+        assertEquals("WARNING: sweep " + sweep + " is incomplete: it was killed or failed before its end (sweep.json is not marked "
+                + "complete); on disk: 1 finished run (rate-50) and 1 unfinished (rate-100)", lines[0]);
+        assertEquals("sweep " + sweep + ": 2 runs on disk", lines[1]);
+        assertTrue(summary.out().contains("== rate-50 ==") && summary.out().contains("== rate-100 =="), summary.out());
+        assertTrue(summary.out().contains("WARNING: this run did not finish"), summary.out());
     }
 }
