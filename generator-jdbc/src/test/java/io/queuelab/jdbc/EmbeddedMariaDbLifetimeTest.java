@@ -109,6 +109,22 @@ class EmbeddedMariaDbLifetimeTest {
         assertTrue(ChildProcesses.withArgument(EmbeddedMariaDb.dataDirArgument(dir)).isEmpty());
     }
 
+    @Test
+    @Order(3)
+    @Timeout(420)
+    void theDataUnderTheTemporaryDirectorySurvivesANormalExit() throws Exception {
+        Child child = Child.start(dir, 3, "exit");
+        assertTrue(child.process.waitFor(120, TimeUnit.SECONDS), "the child ends by itself");
+        assertEquals(0, child.process.exitValue());
+        assertTrue(waitUntil(() -> !running(child.serverPid), Duration.ofSeconds(30)));
+        try (EmbeddedMariaDb server = EmbeddedMariaDb.start(dir, List.of("--innodb-buffer-pool-size=16M"));
+             Connection c = DriverManager.getConnection(server.jdbcUrl(), EmbeddedMariaDb.USER, "");
+             Statement s = c.createStatement()) {
+            assertEquals(1L, WisconsinContract.single(s, "SELECT COUNT(*) FROM kept WHERE x = 3"),
+                    "the row written before the exit is still there");
+        }
+    }
+
     private static boolean running(long pid) {
         return ChildProcesses.withArgument(EmbeddedMariaDb.dataDirArgument(dir)).stream().anyMatch(p -> p.pid() == pid);
     }
@@ -126,11 +142,13 @@ class EmbeddedMariaDbLifetimeTest {
 
     /** A child JVM running {@link EmbeddedServerChild}, started and waited for until its server is ready. */
     private record Child(Process process, long serverPid) {
-        static Child start(Path dir, int row) throws Exception {
-            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        static Child start(Path dir, int row, String... mode) throws Exception {
+            List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx256m", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                     "-cp", System.getProperty("java.class.path"), EmbeddedServerChild.class.getName(),
-                    dir.toString(), Integer.toString(row))
+                    dir.toString(), Integer.toString(row)));
+            command.addAll(List.of(mode));
+            Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .start();
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * A queuelab-like process for {@link EmbeddedMariaDbLifetimeTest}: starts the embedded server in
- * the directory given, records a row, prints "ready SERVER_PID" and waits to be killed.
+ * the directory given, records a row, prints "ready SERVER_PID" and waits to be killed (or, given
+ * "exit", ends normally at once).
  */
 public final class EmbeddedServerChild {
     private EmbeddedServerChild() {
@@ -23,6 +24,9 @@ public final class EmbeddedServerChild {
         }
         System.out.println("ready " + server.serverPid());
         System.out.flush();
+        if (args.length > 2 && args[2].equals("exit")) {
+            System.exit(0); // a normal end: the shutdown hooks stop the server
+        }
         Thread.sleep(600_000); // the test kills this process long before
         System.exit(3);
     }
