@@ -26,7 +26,13 @@ final class OutputPath {
         if (Files.exists(target)) {
             throw new IllegalArgumentException(what + " " + target + " already exists (choose a new one)");
         }
-        Path ancestor = nearestExisting(target.toAbsolutePath());
+        requireWritable(target, what);
+    }
+
+    /** As {@link #requireCreatable}, for an output that may replace an existing file (a report, say). */
+    static void requireWritable(Path target, String what) {
+        Path ancestor = nearestExisting(target.toAbsolutePath().getParent() == null ? target.toAbsolutePath()
+                : target.toAbsolutePath().getParent());
         if (ancestor == null) {
             return;
         }

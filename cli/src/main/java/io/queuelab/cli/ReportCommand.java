@@ -32,6 +32,7 @@ public final class ReportCommand implements Callable<Integer> {
         if (!Files.isDirectory(parent)) {
             throw new IllegalArgumentException("no directory " + parent + " for --out");
         }
+        OutputPath.requireWritable(out, "report");
         for (Path run : runs) {
             Completeness.of(run).forEach(System.out::println); // first: what is incomplete or damaged
         }

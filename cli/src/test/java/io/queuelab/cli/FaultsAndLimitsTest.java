@@ -84,8 +84,14 @@ class FaultsAndLimitsTest {
         assertEquals("queuelab: run directory " + file.resolve("run") + " cannot be created: " + file + " is a file, not a directory", err);
         err = refused("sweep", "--backend", "noop", "--rates", "10", "--duration", "1s", "--out", "/proc/x");
         assertTrue(err.endsWith("/proc is on a proc file system, which does not take new files or directories"), err);
-        // an export target: the failure comes from the JDK with the path alone, the reason is looked up
+        err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--duration", "10",
+                "--out", file.resolve("sim").toString());
+        assertEquals("queuelab: run directory " + file.resolve("sim") + " cannot be created: " + file + " is a file, not a directory", err);
         Path run = noopRun("run");
+        err = refused("report", run.toString(), "--out", "/proc/x.html");
+        assertEquals("queuelab: report /proc/x.html cannot be created: /proc is on a proc file system, which does not take "
+                + "new files or directories", err);
+        // an export target: the failure comes from the JDK with the path alone, the reason is looked up
         err = refused("export", run.toString(), "--csv", "/proc/x.csv");
         assertTrue(err.startsWith("queuelab: /proc/x.csv.part: "), err);
         assertTrue(err.contains("proc file system"), err);
