@@ -64,8 +64,6 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     private final OwnedDb db;
     private final Thread shutdownHook;
     private volatile boolean running;
-    private ProcessHandle serverProcess;
-    private ChildProcesses.Watchdog watchdog;
 
     private EmbeddedMariaDb(Path directory, DirectoryLock lock, int port, OwnedDb db) {
         this.directory = directory;
