@@ -47,6 +47,11 @@ public final class BackendOptions implements AutoCloseable {
     Duration telemetryInterval;
 
     /** Opens the chosen backend; the caller closes it (and then this). */
+    /** The workers a run on this backend gets unless {@code --workers} says otherwise. */
+    int defaultWorkers() {
+        return backend.equals("noop") ? 1 : GeneratorOptions.SERVER_WORKERS;
+    }
+
     public Backend open(long seed) throws Exception {
         return switch (backend) {
             case "jdbc" -> jdbc.openBackend(request);

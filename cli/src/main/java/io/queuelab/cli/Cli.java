@@ -16,6 +16,10 @@ public final class Cli {
         CommandLine cl = new CommandLine(command);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             commandLine.getErr().println("queuelab: " + oneLine(ex));
+            if (ex instanceof RunCommand.Interrupted interrupted) {
+                commandLine.getErr().flush();
+                return interrupted.exitCode;
+            }
             if (verbose) {
                 ex.printStackTrace(commandLine.getErr());
             }

@@ -31,8 +31,18 @@ public final class GeneratorOptions {
     /** Slack for clocks when --start-at is an instant of a clock reference that is not measured yet. */
     private static final Duration REFERENCE_CLOCK_SLACK = Duration.ofSeconds(10);
 
-    @Option(names = "--workers", defaultValue = "16", description = "Synchronous workers (open loop), default ${DEFAULT-VALUE}.")
-    int workers;
+    /** Workers for backends that wait on a server: a driver's concurrency limit, not a cost while idle. */
+    static final int SERVER_WORKERS = 16;
+
+    @Option(names = "--workers", paramLabel = "N",
+            description = "The client's concurrency limit for synchronous drivers (JDBC, cassandra --sync): at most N requests "
+                    + "at the server at once, later arrivals wait in order (their wait counts in the response time). "
+                    + "Idle workers cost nothing. Default: " + SERVER_WORKERS + " for a server, 1 for noop (an in-process "
+                    + "backend with no service time needs no concurrency, and more threads would measure the client's "
+                    + "scheduling instead).")
+    Integer workers;
+
+    private int defaultWorkers = SERVER_WORKERS;
 
     @Option(names = "--queue-bound", defaultValue = "100000",
             description = "Request queue capacity; arrivals finding it full are logged as dropped (default ${DEFAULT-VALUE}).")
@@ -94,7 +104,7 @@ public final class GeneratorOptions {
         requireSchedulable(nodePlan);
         OutputPath.requireCreatable(out, "run directory");
         requireRoomForLog(nodePlan, out);
-        return new RunConfig(nodePlan, workers, queueBound, inFlight,
+        return new RunConfig(nodePlan, workers(), queueBound, inFlight,
                 RunConfig.nodeSeed(seed, nodeIndex), nodeIndex, nodeCount, at, reportInterval, drainTimeout, out,
                 clockReference == null ? null : ClockServerCommand.address("--clock-reference", clockReference));
     }
@@ -140,9 +150,18 @@ public final class GeneratorOptions {
         }
     }
 
+    /** The default of {@code --workers} for the backend about to run. */
+    void defaultWorkers(int n) {
+        defaultWorkers = n;
+    }
+
+    int workers() {
+        return workers != null ? workers : defaultWorkers;
+    }
+
     Map<String, Object> settings() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("workers", workers);
+        m.put("workers", workers());
         m.put("queueBound", queueBound);
         m.put("inFlight", inFlight);
         m.put("baseSeed", seed);

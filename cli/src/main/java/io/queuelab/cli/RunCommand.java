@@ -47,6 +47,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path dir = out != null ? out : defaultRunDir("run");
+        generator.defaultWorkers(backend.defaultWorkers());
         RunConfig config = generator.config(load.plan(), dir);
         Map<String, Object> settings = new LinkedHashMap<>(load.settings());
         settings.putAll(generator.settings());
@@ -58,16 +59,33 @@ public final class RunCommand implements Callable<Integer> {
         return strict && !result.selfCheck().keptUp() ? 1 : 0;
     }
 
+    /** A run that a signal ended early: its directory is complete; the command exits with the signal's code. */
+    static final class Interrupted extends RuntimeException {
+        final int exitCode;
+
+        Interrupted(int exitCode, String message) {
+            super(message);
+            this.exitCode = exitCode;
+        }
+    }
+
     /** Runs and prints the run's summary; shared by every command that runs a load. */
     static RunResult execute(RunConfig config, Backend backend, Map<String, Object> settings, java.io.PrintWriter out,
                              RunCompanion companion) throws Exception {
         out.println("run " + config.outputDir() + ": " + describe(config));
         out.flush();
         PrintStream progress = new PrintStream(new WriterOutputStream(out), true);
-        RunResult result = LoadRun.execute(config, backend, settings, progress, companion);
-        RunDirectory dir = result.directory();
-        out.print(SummaryText.render(RunSummary.of(dir), dir.manifest()));
-        out.flush();
+        RunResult result;
+        try (RunSignals signals = RunSignals.install(new java.io.PrintWriter(System.err, true))) {
+            result = LoadRun.execute(config, backend, settings, progress, companion, signals.stop());
+            RunDirectory dir = result.directory();
+            out.print(SummaryText.render(RunSummary.of(dir), dir.manifest()));
+            out.flush();
+            if (signals.interrupted()) {
+                throw new Interrupted(signals.exitCode(), dir.path() + " is complete up to the interruption ("
+                        + dir.manifest().root().path("end").path("stopReason").asText() + ")");
+            }
+        }
         return result;
     }
 

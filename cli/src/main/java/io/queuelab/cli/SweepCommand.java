@@ -83,6 +83,7 @@ public final class SweepCommand implements Callable<Integer> {
             return 0;
         }
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep: add --simulate");
+        generator.defaultWorkers(backend.defaultWorkers());
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
             run(dir, levels, duration, warmup, constant, generator, b, server.companion(), backend.settings(), spec.commandLine().getOut());
         }

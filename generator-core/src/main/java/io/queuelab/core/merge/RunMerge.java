@@ -377,7 +377,13 @@ public final class RunMerge {
         return new SelfCheck(open, phases, max(nodes, "lagP50Nanos"), max(nodes, "lagP99Nanos"), max(nodes, "lagP999Nanos"),
                 max(nodes, "lagMaxNanos"), max(nodes, "maxQueueLength"), totals.dropped(), cpu,
                 totals.scheduled() == 0 ? 0 : cpu * 1e6 / totals.scheduled(), sum(nodes, "gcPauseSeconds"),
-                (long) sum(nodes, "gcCount"), List.copyOf(failures), verdict);
+                (long) sum(nodes, "gcCount"), List.copyOf(failures), verdict, sum(nodes, "processCpuSeconds"),
+                maxShare(nodes), (long) sum(nodes, "lost"), (long) sum(nodes, "duplicated"));
+    }
+
+    /** The largest share of its machine's CPU any node's client used (nodes may share a machine or not). */
+    private static double maxShare(List<NodeRun> nodes) {
+        return nodes.stream().mapToDouble(n -> n.selfCheck().path("cpuMachineShare").asDouble()).max().orElse(0);
     }
 
     private static long max(List<NodeRun> nodes, String field) {

@@ -3,8 +3,11 @@ package io.queuelab.core.run;
 import java.util.Map;
 
 /**
- * The accounting of a run's requests. Always {@code scheduled == ok + errors + dropped + unfinished}:
- * every scheduled request is logged exactly once, with one of those outcomes.
+ * The accounting of a run's requests: {@code scheduled} as the schedule (or the closed loop's jobs)
+ * counted them when it put them into the client, and the records the logger wrote, by outcome.
+ * The two sides are counted by different threads from different events, so
+ * {@code scheduled == ok + errors + dropped + unfinished} ({@link #balanced()}) is evidence that
+ * every scheduled request was logged exactly once, not an identity.
  *
  * @param errorsByClass failed requests per error class name
  */
@@ -14,8 +17,13 @@ public record LogTotals(long scheduled, long ok, long errors, long dropped, long
         errorsByClass = Map.copyOf(errorsByClass);
     }
 
-    /** True when the identity above holds (it always should; the self-check says so if not). */
+    /** Records the logger wrote. */
+    public long logged() {
+        return ok + errors + dropped + unfinished;
+    }
+
+    /** True when the scheduled requests and the logged records agree. */
     public boolean balanced() {
-        return scheduled == ok + errors + dropped + unfinished;
+        return scheduled == logged();
     }
 }

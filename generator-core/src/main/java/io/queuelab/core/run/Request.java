@@ -25,6 +25,12 @@ final class Request {
     final int phase;
     final int flags;
     final long intended;
+    /** The arrival's place in the open-loop schedule (0, 1, ...); -1 in a closed loop. */
+    final long seq;
+    /** When the request entered the client: a worker woke for it, or it joined the queue. */
+    long dispatched = LogFormat.NONE;
+    /** True when an idle worker (or a free in-flight place) was waiting for it at its instant. */
+    boolean idleWorker;
     long dequeued = LogFormat.NONE;
     long sent = LogFormat.NONE;
     long completed = LogFormat.NONE;
@@ -35,11 +41,12 @@ final class Request {
     @SuppressWarnings("unused")
     private volatile int claimed;
 
-    Request(int operation, int phase, int flags, long intended) {
+    Request(int operation, int phase, int flags, long intended, long seq) {
         this.operation = operation;
         this.phase = phase;
         this.flags = flags;
         this.intended = intended;
+        this.seq = seq;
     }
 
     /** True for exactly one caller: the one that may complete and log this request. */

@@ -7,25 +7,38 @@ import java.util.Locale;
 
 import org.apache.commons.math3.distribution.ExponentialDistribution;
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
+import org.HdrHistogram.Histogram;
 
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
 
 /**
- * The generator's evidence that it kept up, so a generator bottleneck is never mistaken for a
- * server property. For each open-loop phase: the number of arrivals against rate x duration, and
- * a Kolmogorov-Smirnov test of the realized (dispatched) inter-arrival gaps against Exp(rate).
- * For the run: schedule lag percentiles, the longest request queue, drops, client CPU and GC.
+ * The instrument's evidence that it measured the server and not itself, so a client bottleneck is
+ * never mistaken for a server property.
+ *
+ * <p>Per open-loop phase: the arrivals against rate x duration, a Kolmogorov-Smirnov test of the
+ * realized inter-arrival gaps against Exp(rate), and, beside the service time, the client's added
+ * delay (sent - intended) of the requests that found an idle worker at their instant: the delay
+ * the client put in front of a server that was free. For the run: schedule lag percentiles, the
+ * longest queue, drops, the client's CPU (per request and as a share of the machine) and GC, and
+ * the accounting, which compares numbers counted independently: the arrivals the schedule (or the
+ * closed loop's jobs) put into the client against the records the logger wrote, by outcome, and
+ * the schedule's sequence numbers found in the log (a lost or twice-logged request shows there
+ * even when the totals happen to agree).
  *
  * <p>Checks that fail: a phase whose arrival count is more than 4 standard deviations from
  * rate x duration (Poisson) or off by more than 2 (constant rate); a Poisson phase whose KS test
- * rejects Exp(rate) at alpha = {@value #KS_ALPHA} with a distance above {@value #KS_MAX_DISTANCE}; schedule lag p99 above {@link #LAG_P99_LIMIT};
- * any dropped request; totals that do not balance.
+ * rejects Exp(rate) at alpha = {@value #KS_ALPHA} with a distance above {@value #KS_MAX_DISTANCE};
+ * schedule lag p99 above {@link #LAG_P99_LIMIT}; a client delay p99 above both
+ * {@value #CLIENT_DELAY_SHARE} of the service p99 and {@link #CLIENT_DELAY_FLOOR}; any dropped
+ * request (named as the server's saturation when the schedule was on time and every worker busy);
+ * accounting that does not agree.
  */
 public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Nanos, long lagP99Nanos,
                         long lagP999Nanos, long lagMaxNanos, long maxQueueLength, long dropped,
                         double cpuSeconds, double cpuMicrosPerRequest, double gcPauseSeconds, long gcCount,
-                        List<String> failures, String verdict) {
+                        List<String> failures, String verdict, double processCpuSeconds, double cpuMachineShare,
+                        long lost, long duplicated) {
 
     public static final double KS_ALPHA = 0.01;
     /**
@@ -37,49 +50,168 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      */
     public static final double KS_MAX_DISTANCE = 0.05;
     public static final Duration LAG_P99_LIMIT = Duration.ofMillis(1);
+    /** The share of the service time p99 the client's added delay p99 may reach. */
+    public static final double CLIENT_DELAY_SHARE = 0.10;
+    /**
+     * The client delay below which the check never fails: one timed thread wake-up on the 2-core
+     * VMs this was built on (docs/benchmarks.md), which no client that sleeps between requests
+     * can go below. An in-process backend's service time is near zero, so without a floor every
+     * such run would fail.
+     */
+    public static final Duration CLIENT_DELAY_FLOOR = Duration.ofNanos(50_000);
     public static final String KEPT_UP = "the generator kept up";
 
     /**
-     * @param achievedRate completions (ok or error) per second of the phase
-     * @param ksD          KS distance of the realized gaps from Exp(rate); NaN where not tested
+     * @param achievedRate        completions (ok or error) per second of the phase
+     * @param ksD                 KS distance of the realized gaps from Exp(rate); NaN where not tested
+     * @param idleWorkerRequests  requests that found an idle worker (or free in-flight place) at their instant
+     * @param clientDelayP50Nanos their sent - intended, p50 (-1 where none)
+     * @param clientDelayP99Nanos their sent - intended, p99 (-1 where none)
+     * @param serviceP99Nanos     service time (completed - sent) of ok requests, p99 (-1 where none)
      */
     public record PhaseCheck(String name, boolean warmup, double targetRate, long scheduled, double expected,
-                             double achievedRate, double ksD, double ksPValue, int ksSampleSize) {
+                             double achievedRate, double ksD, double ksPValue, int ksSampleSize,
+                             long idleWorkerRequests, long clientDelayP50Nanos, long clientDelayP99Nanos,
+                             long serviceP99Nanos) {
+        /** A phase check without client-delay figures (a closed loop, or a merge of nodes). */
+        public PhaseCheck(String name, boolean warmup, double targetRate, long scheduled, double expected,
+                          double achievedRate, double ksD, double ksPValue, int ksSampleSize) {
+            this(name, warmup, targetRate, scheduled, expected, achievedRate, ksD, ksPValue, ksSampleSize, 0, -1, -1, -1);
+        }
+
+        PhaseCheck withDelays(Histogram clientDelay, Histogram service) {
+            return new PhaseCheck(name, warmup, targetRate, scheduled, expected, achievedRate, ksD, ksPValue,
+                    ksSampleSize, clientDelay.getTotalCount(), percentile(clientDelay, 50), percentile(clientDelay, 99),
+                    percentile(service, 99));
+        }
+
+        private static long percentile(Histogram h, double p) {
+            return h.getTotalCount() == 0 ? -1 : h.getValueAtPercentile(p);
+        }
     }
 
-    static SelfCheck evaluate(LoadPlan plan, ArrivalRecorder arrivals, long[] completedPerPhase, long maxQueueLength,
-                              LogTotals totals, double cpuSeconds, double gcSeconds, long gcCount) {
+    /** What the run counted, each number from its own source, for {@link #evaluate}. */
+    /**
+     * @param phaseSeconds how long each phase ran: its planned duration, or up to a stop (0 after it)
+     */
+    record Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
+                  int workers, LogTotals logged, double[] phaseSeconds) {
+    }
+
+    static SelfCheck evaluate(LoadPlan plan, ArrivalRecorder arrivals, Counts counts, ClientCost.Measured cost) {
         List<PhaseCheck> phases = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         boolean open = !plan.closedLoop();
+        long measuredRequests = 0;
         for (int i = 0; i < plan.phases().size(); i++) {
             Phase p = plan.phases().get(i);
-            double seconds = p.duration().toNanos() / 1e9;
-            double achieved = completedPerPhase[i] / seconds;
-            if (!open) {
-                phases.add(new PhaseCheck(p.name(), p.warmup(), 0, completedPerPhase[i], Double.NaN, achieved,
-                        Double.NaN, Double.NaN, 0));
-                continue;
+            double seconds = counts.phaseSeconds()[i];
+            double achieved = seconds > 0 ? counts.completedPerPhase()[i] / seconds : 0;
+            if (!p.warmup()) {
+                measuredRequests += open ? counts.scheduledPerPhase()[i] : counts.completedPerPhase()[i];
             }
-            phases.add(openPhase(p, plan.arrivals(), 1, arrivals.dispatched(i), achieved, arrivals.gapSample(i),
-                    "realized inter-arrival gaps", failures));
+            PhaseCheck check = open
+                    ? openPhase(p, seconds, plan.arrivals(), 1, counts.scheduledPerPhase()[i], achieved,
+                    arrivals.gapSample(i), "realized inter-arrival gaps", failures)
+                    : new PhaseCheck(p.name(), p.warmup(), 0, counts.completedPerPhase()[i], Double.NaN, achieved,
+                    Double.NaN, Double.NaN, 0);
+            check = check.withDelays(arrivals.clientDelay(i), arrivals.service(i));
+            if (open && !p.warmup()) {
+                clientDelay(check, failures);
+            }
+            phases.add(check);
         }
         long p50 = arrivals.lag.getValueAtPercentile(50);
         long p99 = arrivals.lag.getValueAtPercentile(99);
-        if (open && p99 > LAG_P99_LIMIT.toNanos()) {
+        boolean onSchedule = p99 <= LAG_P99_LIMIT.toNanos();
+        if (open && !onSchedule) {
             failures.add("schedule lag p99 " + Durations.format(p99) + " exceeds " + Durations.format(LAG_P99_LIMIT.toNanos()));
         }
+        LogTotals totals = counts.logged();
         if (totals.dropped() > 0) {
-            failures.add(totals.dropped() + " requests dropped at the queue bound (the workers could not keep up)");
+            failures.add(overload(totals.dropped(), counts, phases, onSchedule, serverShare(plan, arrivals, counts)));
         }
+        long lost = 0;
+        long duplicated = 0;
         if (!totals.balanced()) {
-            failures.add("totals do not balance: scheduled " + totals.scheduled() + " != ok + errors + dropped + unfinished");
+            failures.add("totals do not balance: " + totals.scheduled() + " requests scheduled, "
+                    + totals.logged() + " logged (ok + errors + dropped + unfinished)");
+        }
+        if (open) {
+            lost = Math.max(0, totals.scheduled() - arrivals.distinctLogged());
+            duplicated = arrivals.duplicated();
+            if (lost > 0) {
+                failures.add(lost + " scheduled requests never reached the log");
+            }
+            if (duplicated > 0) {
+                failures.add(duplicated + " requests were logged more than once");
+            }
+            if (counts.droppedAtQueue() != totals.dropped()) {
+                failures.add("the schedule dropped " + counts.droppedAtQueue() + " requests but the log holds "
+                        + totals.dropped() + " dropped records");
+            }
         }
         String verdict = failures.isEmpty() ? KEPT_UP : "the generator did not keep up: " + String.join("; ", failures);
         return new SelfCheck(open, phases, p50, p99, arrivals.lag.getValueAtPercentile(99.9), arrivals.lag.getMaxValue(),
-                maxQueueLength, totals.dropped(), cpuSeconds,
-                totals.scheduled() == 0 ? 0 : cpuSeconds * 1e6 / totals.scheduled(), gcSeconds, gcCount,
-                List.copyOf(failures), verdict);
+                counts.maxQueueLength(), totals.dropped(), cost.cpuSeconds(),
+                measuredRequests == 0 ? 0 : cost.cpuSeconds() * 1e6 / measuredRequests, cost.gcSeconds(), cost.gcCount(),
+                List.copyOf(failures), verdict, cost.processCpuSeconds(), cost.machineShare(), lost, duplicated);
+    }
+
+    /** Fails a phase whose client delay p99 is a visible share of its service time p99. */
+    private static void clientDelay(PhaseCheck c, List<String> failures) {
+        if (c.clientDelayP99Nanos() < 0 || c.serviceP99Nanos() <= 0) {
+            return;
+        }
+        double share = (double) c.clientDelayP99Nanos() / c.serviceP99Nanos();
+        if (share > CLIENT_DELAY_SHARE && c.clientDelayP99Nanos() > CLIENT_DELAY_FLOOR.toNanos()) {
+            failures.add(String.format(Locale.ROOT, "phase %s: client hand-off p99 %s = %.0f %% of the service p99 %s "
+                            + "(requests that found an idle worker still waited for the client)",
+                    c.name(), Durations.format(c.clientDelayP99Nanos()), share * 100, Durations.format(c.serviceP99Nanos())));
+        }
+    }
+
+    /**
+     * The share of the workers' time (workers x measured phases) that requests spent at the
+     * server: near 1 when the server kept every worker waiting, near 0 when the workers were busy
+     * with the client's own work.
+     */
+    private static double serverShare(LoadPlan plan, ArrivalRecorder arrivals, Counts counts) {
+        double service = 0;
+        double seconds = 0;
+        for (int i = 0; i < plan.phases().size(); i++) {
+            if (!plan.phases().get(i).warmup()) {
+                service += arrivals.serviceNanos(i) / 1e9;
+                seconds += counts.phaseSeconds()[i];
+            }
+        }
+        int workers = counts.workers();
+        return seconds == 0 ? 0 : service / (seconds * workers);
+    }
+
+    /**
+     * Names the bottleneck of a run that dropped requests: with the schedule on time and the
+     * workers' time spent waiting for the server, the server did not serve the requests as fast
+     * as they came; with the workers' time spent elsewhere, the client did not.
+     */
+    private static String overload(long dropped, Counts counts, List<PhaseCheck> phases, boolean onSchedule,
+                                   double serverShare) {
+        String service = phases.stream().filter(p -> !p.warmup() && p.serviceP99Nanos() >= 0)
+                .map(p -> p.name() + " " + Durations.format(p.serviceP99Nanos())).reduce((a, b) -> a + ", " + b)
+                .orElse("-");
+        String share = String.format(Locale.ROOT, "%.0f %%", serverShare * 100);
+        if (onSchedule && serverShare >= 0.5) {
+            return dropped + " requests dropped at the queue bound: the server was saturated (the schedule was on time, "
+                    + "the " + counts.workers() + " workers spent " + share + " of their time waiting for the server, the "
+                    + "queue reached " + counts.maxQueueLength() + "; service p99 " + service + ")";
+        }
+        if (onSchedule) {
+            return dropped + " requests dropped at the queue bound: the client's " + counts.workers() + " workers could "
+                    + "not keep up (they spent only " + share + " of their time waiting for the server; service p99 "
+                    + service + ")";
+        }
+        return dropped + " requests dropped at the queue bound (the schedule was late as well: the client could not "
+                + "keep up)";
     }
 
     /**
@@ -90,7 +222,13 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      */
     public static PhaseCheck openPhase(Phase p, LoadPlan.Arrivals arrivals, int schedules, long n, double achievedRate,
                                        double[] gaps, String gapsName, List<String> failures) {
-        double expected = p.rate() * (p.duration().toNanos() / 1e9);
+        return openPhase(p, p.duration().toNanos() / 1e9, arrivals, schedules, n, achievedRate, gaps, gapsName, failures);
+    }
+
+    /** As above, for a phase that ran {@code seconds} (cut short by a stop). */
+    static PhaseCheck openPhase(Phase p, double seconds, LoadPlan.Arrivals arrivals, int schedules, long n,
+                                double achievedRate, double[] gaps, String gapsName, List<String> failures) {
+        double expected = p.rate() * seconds;
         boolean poisson = arrivals == LoadPlan.Arrivals.POISSON;
         // a constant-rate schedule may miss or gain one arrival at each end of its phase
         if (poisson ? Math.abs(n - expected) > 4 * Math.sqrt(expected) + 1 : Math.abs(n - expected) > 2 * schedules) {

@@ -103,6 +103,13 @@ public final class SummaryText {
                         p.path("scheduled").asLong(), p.path("achievedRate").asDouble()));
             }
             b.append(p.path("warmup").asBoolean() ? " (warm-up)\n" : "\n");
+            if (!p.path("warmup").asBoolean() && p.path("clientDelayP99Nanos").asLong(-1) >= 0) {
+                b.append(String.format(Locale.ROOT, "    client hand-off p50 %s p99 %s (%d requests found an idle worker) "
+                                + "beside service p99 %s%n",
+                        Durations.format(p.path("clientDelayP50Nanos").asDouble()),
+                        Durations.format(p.path("clientDelayP99Nanos").asDouble()), p.path("idleWorkerRequests").asLong(),
+                        Durations.format(p.path("serviceP99Nanos").asDouble())));
+            }
         }
         if (c.path("openLoop").asBoolean()) {
             b.append(String.format(Locale.ROOT, "  schedule lag p50 %s p99 %s p99.9 %s max %s; longest queue %d%n",
@@ -110,8 +117,10 @@ public final class SummaryText {
                     Durations.format(c.path("lagP999Nanos").asDouble()), Durations.format(c.path("lagMaxNanos").asDouble()),
                     c.path("maxQueueLength").asLong()));
         }
-        b.append(String.format(Locale.ROOT, "  client CPU %.2fs (%.2f us/request), GC pauses %.3fs in %d collections%n",
+        b.append(String.format(Locale.ROOT, "  client CPU %.2fs outside warm-up (%.2f us/request, %.1f %% of the machine), "
+                        + "%.2fs since the JVM started; GC pauses %.3fs in %d collections%n",
                 c.path("cpuSeconds").asDouble(), c.path("cpuMicrosPerRequest").asDouble(),
+                c.path("cpuMachineShare").asDouble() * 100, c.path("processCpuSeconds").asDouble(),
                 c.path("gcPauseSeconds").asDouble(), c.path("gcCount").asLong()));
         b.append("verdict: ").append(c.path("verdict").asText()).append('\n');
         return b.toString();

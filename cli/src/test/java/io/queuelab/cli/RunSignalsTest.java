@@ -1,0 +1,133 @@
+package io.queuelab.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.log.RunDirectory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Ctrl-C and SIGTERM sent to a real {@code queuelab run} process: the run ends as at its planned
+ * end (drain, every record, a complete manifest with the reason), and the exit code is the
+ * signal's; a second Ctrl-C exits at once and leaves a readable log.
+ */
+class RunSignalsTest {
+    @TempDir
+    Path dir;
+
+    private Process start(Path out, String... extra) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
+                "--report-interval", "0", "--out", out.toString()));
+        command.addAll(List.of(extra));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
+    }
+
+    /** Waits until the run's schedule has been running for {@code seconds}. */
+    private static void awaitRunning(Path out, double seconds) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            Path m = out.resolve("manifest.json");
+            if (Files.exists(m) && new ObjectMapper().readTree(m.toFile()).path("start").has("scheduleStart")) {
+                Thread.sleep((long) (seconds * 1000));
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the run never started");
+    }
+
+    private static void signal(Process p, String name) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start().waitFor());
+    }
+
+    private void endsCleanly(String signal, int exitCode) throws Exception {
+        Path out = dir.resolve("run");
+        Process p = start(out, "--backend", "mm1", "--mu", "5000", "--rate", "1000", "--duration", "120s");
+        try {
+            awaitRunning(out, 1.5);
+            signal(p, signal);
+            assertTrue(p.waitFor(40, TimeUnit.SECONDS), "the run ended after the signal");
+            String console = Files.readString(dir.resolve("console.txt"));
+            assertEquals(exitCode, p.exitValue(), console);
+            JsonNode m = new ObjectMapper().readTree(out.resolve("manifest.json").toFile());
+            assertTrue(m.path("complete").asBoolean(), "manifest complete: " + m);
+            assertTrue(m.path("end").path("stopReason").asText().startsWith("interrupted by SIG" + signal + " at "),
+                    m.path("end").toString());
+            JsonNode totals = m.path("totals");
+            long logged = totals.path("ok").asLong() + totals.path("errors").asLong() + totals.path("dropped").asLong()
+                    + totals.path("unfinished").asLong();
+            assertEquals(totals.path("scheduled").asLong(), logged, totals.toString());
+            assertTrue(logged > 500, "about 1000/s for the seconds before the signal: " + logged);
+            long records = 0;
+            try (RequestLogReader log = RunDirectory.open(out).openLog()) {
+                while (log.next()) {
+                    records++;
+                }
+                assertEquals(0, log.truncatedBytes(), "the log ends with a whole chunk");
+            }
+            assertEquals(logged, records);
+            assertTrue(console.contains("verdict: "), console);
+            assertTrue(console.lines().anyMatch(l -> l.startsWith("queuelab: ") && l.contains("complete up to the interruption")),
+                    console);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void ctrlCEndsTheRunWithEveryRecordAndACompleteManifest() throws Exception {
+        endsCleanly("INT", 130);
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void sigtermEndsTheRunWithEveryRecordAndACompleteManifest() throws Exception {
+        endsCleanly("TERM", 143);
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aSecondCtrlCExitsAtOnceLeavingAReadableLog() throws Exception {
+        Path out = dir.resolve("run");
+        // a server far too slow for the rate: the drain would take its whole 60 s timeout
+        Process p = start(out, "--backend", "mm1", "--mu", "50", "--rate", "500", "--duration", "120s",
+                "--drain-timeout", "60s");
+        try {
+            awaitRunning(out, 1.5);
+            signal(p, "INT");
+            Thread.sleep(1000);
+            assertTrue(p.isAlive(), "still draining after the first Ctrl-C");
+            long second = System.nanoTime();
+            signal(p, "INT");
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS), "a second Ctrl-C exits at once");
+            assertTrue(System.nanoTime() - second < 10e9);
+            assertEquals(130, p.exitValue());
+            JsonNode m = new ObjectMapper().readTree(out.resolve("manifest.json").toFile());
+            assertFalse(m.path("complete").asBoolean(), "the manifest says the run did not complete");
+            long records = 0;
+            try (RequestLogReader log = RunDirectory.open(out).openLog()) {
+                while (log.next()) {
+                    records++;
+                }
+            }
+            assertTrue(records > 0, "the records flushed before the exit are readable");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+}

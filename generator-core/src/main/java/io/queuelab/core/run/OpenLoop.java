@@ -1,0 +1,272 @@
+package io.queuelab.core.run;
+
+import io.queuelab.core.backend.AsyncSession;
+import io.queuelab.core.backend.SyncSession;
+import io.queuelab.core.schedule.LoadPlan;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The open loop: the plan's absolute schedule ({@link ScheduleCursor}) put into the client at each
+ * arrival's intended instant, so a late dispatch never moves a later arrival.
+ *
+ * <ul>
+ *   <li>Synchronous backends: a free worker takes the next arrival itself and waits for its instant
+ *       on its own timer ({@link WorkerSchedule}); the schedule thread only admits the arrivals that
+ *       came while every worker was busy into the bounded queue (or drops them when it is full),
+ *       waking at most every {@value #ADMIT_PERIOD_NANOS} ns.</li>
+ *   <li>Asynchronous backends: the schedule thread waits for each instant and sends itself when a
+ *       place in flight is free; if none is, the arrival waits in a bounded FIFO that the same
+ *       thread sends from as places free up (the driver's single sending thread, as
+ *       {@link AsyncSession} requires).</li>
+ * </ul>
+ *
+ * <p>Guarantees: every arrival that entered the client is counted per phase
+ * ({@link #scheduled(int)}), independently of the log, and handed to the pipeline, which logs it
+ * exactly once; a stop request ends the schedule at the instant it is seen: no later arrival enters.
+ */
+final class OpenLoop {
+    /** The schedule thread's shortest sleep while arrivals wait for busy workers. */
+    static final long ADMIT_PERIOD_NANOS = 1_000_000;
+    private static final long POLL_NANOS = 20_000_000;
+
+    private final LoadPlan plan;
+    private final PhaseTimes times;
+    private final RequestPipeline pipeline;
+    private final RunClock clock;
+    private final BooleanSupplier stopRequested;
+    private final long[] spinNanos;
+    private final long[] asyncScheduled;
+    private final long[] asyncDropped;
+    private volatile WorkerSchedule workers;
+    private volatile AsyncSender asyncSender;
+    private volatile long stoppedAt = -1;
+
+    OpenLoop(LoadPlan plan, PhaseTimes times, RequestPipeline pipeline, BooleanSupplier stopRequested) {
+        this.plan = plan;
+        this.times = times;
+        this.pipeline = pipeline;
+        this.clock = pipeline.clock();
+        this.stopRequested = stopRequested;
+        this.spinNanos = new long[times.phases()];
+        for (int p = 0; p < spinNanos.length; p++) {
+            spinNanos[p] = SpinPolicy.spinNanos(plan.phases().get(p).rate());
+        }
+        this.asyncScheduled = new long[times.phases()];
+        this.asyncDropped = new long[times.phases()];
+    }
+
+    /** Arrivals of a phase that entered the client (dispatched or dropped), counted as they entered. */
+    long scheduled(int phase) {
+        return workers != null ? workers.scheduled(phase) : asyncScheduled[phase];
+    }
+
+    /** Arrivals of a phase that found the queue full. */
+    long dropped(int phase) {
+        return workers != null ? workers.dropped(phase) : asyncDropped[phase];
+    }
+
+    /** The run clock's instant at which a stop request ended the schedule; -1 if it ran to its end. */
+    long stoppedAt() {
+        return stoppedAt;
+    }
+
+    /** Requests waiting for a worker or a place in flight. */
+    int queued() {
+        WorkerSchedule w = workers;
+        AsyncSender a = asyncSender;
+        return w != null ? w.queued() : a != null ? a.waiting() : 0;
+    }
+
+    /** The longest the queue grew. */
+    long maxQueue() {
+        WorkerSchedule w = workers;
+        AsyncSender a = asyncSender;
+        return w != null ? w.maxQueue() : a != null ? a.maxWaiting : 0;
+    }
+
+    /** Starts one worker per session on {@code schedule}; {@link #admit} then runs the schedule thread. */
+    List<Thread> startWorkers(SyncSession[] sessions, WorkerSchedule schedule) {
+        workers = schedule;
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < sessions.length; w++) {
+            int index = w;
+            SyncSession session = sessions[w];
+            threads.add(new Thread(() -> worker(index, session, schedule), "queuelab-worker-" + w));
+        }
+        threads.forEach(t -> {
+            t.setDaemon(true);
+            t.start();
+        });
+        return threads;
+    }
+
+    private void worker(int index, SyncSession session, WorkerSchedule schedule) {
+        RunClock.preciseTimers();
+        for (Request r; (r = schedule.take()) != null; ) {
+            if (!WorkerSchedule.dispatched(r)) {
+                // taken ahead: this worker waits for the instant itself
+                Request taken = r;
+                if (!clock.awaitInstant(r.intended, spinNanos[r.phase], () -> schedule.abandoned(taken) || pipeline.stopped())
+                        || schedule.abandoned(r)) {
+                    continue; // the run stopped before this arrival's instant: it never happened
+                }
+                schedule.entered(r);
+            }
+            r.dequeued = clock.now();
+            pipeline.executeSync(index, session, r);
+        }
+    }
+
+    /** The schedule thread of a synchronous run: admits overdue arrivals until the schedule is over. */
+    void admit(WorkerSchedule schedule) {
+        List<Request> dropped = new ArrayList<>();
+        while (true) {
+            long next = schedule.admitOverdue(dropped);
+            for (Request r : dropped) {
+                pipeline.dropped(r);
+            }
+            dropped.clear();
+            if (next < 0) {
+                return;
+            }
+            if (stopRequested.getAsBoolean()) {
+                stoppedAt = clock.now();
+                schedule.stop(stoppedAt);
+                schedule.admitOverdue(dropped);
+                dropped.forEach(pipeline::dropped);
+                return;
+            }
+            clock.awaitInstant(Math.max(next, clock.now() + ADMIT_PERIOD_NANOS), 0, stopRequested);
+        }
+    }
+
+    /**
+     * The schedule thread of an asynchronous run: sends every arrival at its instant within the
+     * in-flight limit, then what waits in the FIFO until it is empty, the drain timeout has passed
+     * or the pipeline stops. Returns the requests still waiting then (to be logged as unfinished).
+     */
+    List<Request> sendAsync(ScheduleCursor cursor, AsyncSession session, InFlightLimit limit, int queueBound,
+                            long drainTimeoutNanos) {
+        Thread.currentThread().setPriority(Thread.MAX_PRIORITY);
+        RunClock.preciseTimers();
+        AsyncSender sender = new AsyncSender(session, limit, queueBound, Thread.currentThread());
+        asyncSender = sender;
+        for (Request r; (r = cursor.take()) != null; ) {
+            long spin = spinNanos[r.phase];
+            while (!clock.awaitInstant(r.intended, spin, () -> sender.ready() || stopRequested.getAsBoolean())) {
+                if (stopRequested.getAsBoolean()) {
+                    break;
+                }
+                sender.sendWaiting();
+            }
+            if (stopRequested.getAsBoolean() && clock.now() < r.intended) {
+                stoppedAt = clock.now();
+                break;
+            }
+            r.dispatched = clock.now();
+            asyncScheduled[r.phase]++;
+            sender.sendWaiting();
+            if (!sender.sendOrQueue(r)) {
+                asyncDropped[r.phase]++;
+                pipeline.dropped(r);
+            }
+        }
+        long deadline = Math.max(clock.now(), stoppedAt >= 0 ? stoppedAt : times.end()) + drainTimeoutNanos;
+        try {
+            while (sender.waiting() > 0 && !pipeline.stopped() && clock.now() < deadline) {
+                if (limit.acquire(Math.min(POLL_NANOS, Math.max(1, deadline - clock.now())))) {
+                    limit.release();
+                    sender.sendWaiting();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return sender.takeWaiting();
+    }
+
+    /** The asynchronous path's FIFO and sender; used by the schedule thread only, woken by completions. */
+    private final class AsyncSender {
+        private final AsyncSession session;
+        private final InFlightLimit limit;
+        private final int bound;
+        private final Thread scheduleThread;
+        private final ArrayDeque<Request> fifo = new ArrayDeque<>();
+        private volatile int waiting;
+        private volatile boolean placeFreed;
+        private volatile long maxWaiting;
+
+        AsyncSender(AsyncSession session, InFlightLimit limit, int bound, Thread scheduleThread) {
+            this.session = session;
+            this.limit = limit;
+            this.bound = bound;
+            this.scheduleThread = scheduleThread;
+        }
+
+        /** True when requests wait and a place in flight was freed since the last look. */
+        boolean ready() {
+            return placeFreed && waiting > 0;
+        }
+
+        void sendWaiting() {
+            placeFreed = false;
+            while (!fifo.isEmpty() && !pipeline.stopped() && tryAcquire()) {
+                Request r = fifo.pollFirst();
+                waiting = fifo.size();
+                send(r);
+            }
+        }
+
+        /** Sends {@code r} now, or queues it behind the waiting ones; false if the FIFO is full. */
+        boolean sendOrQueue(Request r) {
+            if (fifo.isEmpty() && tryAcquire()) {
+                r.idleWorker = true;
+                send(r);
+                return true;
+            }
+            if (fifo.size() >= bound) {
+                return false;
+            }
+            fifo.addLast(r);
+            waiting = fifo.size();
+            maxWaiting = Math.max(maxWaiting, waiting);
+            return true;
+        }
+
+        private boolean tryAcquire() {
+            try {
+                return limit.acquire(0);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        private void send(Request r) {
+            r.dequeued = clock.now();
+            pipeline.sendAsync(session, r, () -> {
+                limit.release();
+                if (waiting > 0) {
+                    placeFreed = true;
+                    LockSupport.unpark(scheduleThread);
+                }
+            });
+        }
+
+        int waiting() {
+            return waiting;
+        }
+
+        List<Request> takeWaiting() {
+            List<Request> left = new ArrayList<>(fifo);
+            fifo.clear();
+            waiting = 0;
+            return left;
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.queuelab.core.run;
+
+import io.queuelab.core.backend.Backend;
+import io.queuelab.core.inprocess.MM1Backend;
+import io.queuelab.core.inprocess.NoopBackend;
+import io.queuelab.core.log.Manifest;
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.schedule.LoadPlan;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The open loop's hand-off and its ending by a stop request, on in-process backends whose timing is known. */
+class OpenLoopTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * With idle workers, a request is sent by a worker that was waiting for its instant: the
+     * client's delay is one timed wake-up, not a queue. The bound is generous (a shared 2-core
+     * machine); the speed itself is measured by scripts/bench-vs-sysbench.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void anIdleWorkerSendsAtTheInstantItself() throws Exception {
+        RunResult result = Runs.run(Runs.config(Runs.poisson(500, Duration.ofSeconds(3)), 4, 1000, dir.resolve("run")),
+                NoopBackend.sync());
+        SelfCheck.PhaseCheck main = result.selfCheck().phases().get(0);
+        assertTrue(main.idleWorkerRequests() >= 0.95 * main.scheduled(),
+                () -> main.idleWorkerRequests() + " of " + main.scheduled() + " found an idle worker");
+        assertTrue(main.clientDelayP50Nanos() < 2_000_000, () -> "client delay p50 " + main.clientDelayP50Nanos() + " ns");
+        assertEquals(0, result.totals().dropped());
+        assertTrue(result.totals().balanced());
+        try (RequestLogReader log = result.directory().openLog()) {
+            long early = 0;
+            while (log.next()) {
+                if (log.sent() < log.intended()) {
+                    early++;
+                }
+            }
+            assertEquals(0, early, "no request is sent before its intended instant");
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aStopEndsASynchronousRunAsItsPlannedEndDoes() throws Exception {
+        stopsCleanly(MM1Backend.sync(2000, 7), 4);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aStopEndsAnAsynchronousRunAsItsPlannedEndDoes() throws Exception {
+        stopsCleanly(MM1Backend.async(2000, 7), 1);
+    }
+
+    private void stopsCleanly(Backend backend, int workers) throws Exception {
+        LoadPlan plan = Runs.poisson(1000, Duration.ofSeconds(60));
+        RunStop stop = new RunStop();
+        Thread stopper = new Thread(() -> {
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException e) {
+                return;
+            }
+            stop.request("stopped by the test");
+        });
+        stopper.start();
+        long begin = System.nanoTime();
+        RunResult result;
+        try (backend) {
+            result = LoadRun.execute(Runs.config(plan, workers, 100_000, dir.resolve("run")), backend,
+                    Map.of("backend", "test"), null, RunCompanion.NONE, stop);
+        }
+        assertTrue(System.nanoTime() - begin < 20e9, "the run ended soon after the stop, not after its 60 s");
+        Manifest m = result.directory().manifest();
+        assertTrue(m.root().path("complete").asBoolean(), "the manifest is complete");
+        String reason = m.root().path("end").path("stopReason").asText();
+        assertTrue(reason.startsWith("stopped by the test at 1."), reason);
+        double stoppedAt = m.root().path("end").path("stoppedAtSeconds").asDouble();
+        LogTotals t = result.totals();
+        assertTrue(t.balanced(), t::toString);
+        assertEquals(t.scheduled(), t.ok(), "every request before the stop completed in the drain");
+        assertEquals(1000 * stoppedAt, t.scheduled(), 5 * Math.sqrt(1000 * stoppedAt) + 5, "arrivals up to the stop");
+        long records = 0;
+        long start = m.root().path("start").path("scheduleStartNanos").asLong();
+        try (RequestLogReader log = result.directory().openLog()) {
+            while (log.next()) {
+                records++;
+                assertTrue(log.intended() - start <= stoppedAt * 1e9 + 1, "no arrival after the stop instant");
+            }
+        }
+        assertEquals(t.logged(), records);
+        assertTrue(result.selfCheck().failures().stream().noneMatch(f -> f.contains("log") || f.contains("balance")
+                || f.contains("scheduled")), result.selfCheck().failures()::toString);
+    }
+}
