@@ -67,6 +67,10 @@ final class Completeness {
                     + (records - outcomes[LogFormat.OK] - outcomes[LogFormat.DROPPED] - outcomes[LogFormat.UNFINISHED]) + " failed, "
                     + outcomes[LogFormat.DROPPED] + " dropped, " + outcomes[LogFormat.UNFINISHED] + " unfinished)");
         }
+        if (manifest != null && manifest.complete()) {
+            manifest.stopReason().ifPresent(reason -> warnings.add("WARNING: run " + run + " was cut short (" + reason
+                    + "); on disk: its " + records + " requests, complete up to there"));
+        }
         for (String problem : problems) {
             warnings.add("WARNING: run " + run + ": " + problem);
         }

@@ -148,6 +148,21 @@ class FaultsAndLimitsTest {
     }
 
     @Test
+    void aRunCutShortSaysSoFirst() throws IOException {
+        Path run = noopRun("cut");
+        // as LoadRun completes a run ended by Ctrl-C
+        Manifest m = Manifest.read(run);
+        m.section("end").put("stopReason", "interrupted by SIGINT at 0.5 s of 1.0 s");
+        m.write(run);
+        CliTestSupport.Result summary = CliTestSupport.run("summary", run.toString());
+        assertTrue(summary.out().startsWith("WARNING: this run was cut short (interrupted by SIGINT at 0.5 s of 1.0 s); its log "
+                + "and totals are complete up to there\n"), summary.out());
+        CliTestSupport.Result export = CliTestSupport.run("export", run.toString(), "--csv", dir.resolve("cut.csv").toString());
+        assertTrue(export.err().startsWith("WARNING: run " + run + " was cut short (interrupted by SIGINT at 0.5 s of 1.0 s); on disk: its "),
+                export.err());
+    }
+
+    @Test
     void aKilledSweepIsSummarisedFromWhatIsOnDisk() throws IOException {
         Path sweep = dir.resolve("sweep");
         CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "50,100", "--duration", "1s",

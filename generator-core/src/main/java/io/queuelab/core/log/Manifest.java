@@ -87,6 +87,12 @@ public final class Manifest {
         return root.path("complete").asBoolean(false);
     }
 
+    /** Why a complete run ended before its plan did (e.g. "interrupted by SIGINT at 12.3 s of 60.0 s"), if it did. */
+    public java.util.Optional<String> stopReason() {
+        String reason = root.path("end").path("stopReason").asText("");
+        return reason.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(reason);
+    }
+
     public Manifest markComplete() {
         root.put("complete", true);
         return this;

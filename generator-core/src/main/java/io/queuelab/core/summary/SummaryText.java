@@ -19,6 +19,9 @@ public final class SummaryText {
         StringBuilder b = new StringBuilder();
         if (manifest != null && !manifest.complete()) {
             b.append("WARNING: this run did not finish (its manifest is not marked complete)\n");
+        } else if (manifest != null) {
+            manifest.stopReason().ifPresent(reason -> b.append("WARNING: this run was cut short (").append(reason)
+                    .append("); its log and totals are complete up to there\n"));
         }
         for (String problem : s.logProblems) {
             b.append("WARNING: ").append(problem).append('\n');
