@@ -91,6 +91,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         DirectoryLock lock = DirectoryLock.acquire(dir);
         try {
             stopLeftovers(dir);
+            refuseForeignServer(dir);
             int port = freePort();
             if (!Files.exists(dir.resolve(ACCOUNTS_READY))) {
                 setUpAccounts(dir, port, !Files.isDirectory(dir.resolve("data").resolve("mysql")));
@@ -197,6 +198,49 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                         + leftover.pid() + ") or choose another --embedded-dir");
             }
         }
+    }
+
+    /**
+     * A server that is not recognisably ours (started by hand, or with another spelling of the
+     * data directory) but holds the InnoDB system tablespace's lock: refuse at once, naming it,
+     * rather than let mariadbd retry for 30 s and fail on "Unable to lock ./ibdata1". It is not
+     * stopped: nothing proves it is ours.
+     */
+    private static void refuseForeignServer(Path dir) throws IOException {
+        Path ibdata = dir.resolve("data").resolve("ibdata1");
+        if (!Files.isRegularFile(ibdata)) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(ibdata, StandardOpenOption.WRITE)) {
+            FileLock probe = channel.tryLock(); // fcntl, as mariadbd's own lock: fails while another process holds it
+            if (probe != null) {
+                probe.release();
+                return;
+            }
+        } catch (OverlappingFileLockException thisJvm) {
+            return;
+        }
+        long pid = lockHolder(ibdata);
+        String who = pid < 0 ? "" : " (pid " + pid + ProcessHandle.of(pid).flatMap(p -> p.info().command()).map(c -> ", " + c).orElse("") + ")";
+        throw new IllegalStateException("embedded database directory " + dir + " is in use by another server" + who
+                + " that holds data/ibdata1; stop it" + (pid < 0 ? "" : " (kill " + pid + ")") + " or choose another --embedded-dir");
+    }
+
+    /** The process holding a POSIX lock on {@code file} (from /proc/locks), or -1 when it cannot be told. */
+    private static long lockHolder(Path file) {
+        try {
+            String inode = ":" + Files.getAttribute(file, "unix:ino");
+            for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
+                String[] f = line.trim().split("\\s+");
+                // "1: POSIX  ADVISORY  WRITE 17278 fe:00:2148377 0 EOF"
+                if (f.length >= 6 && f[5].endsWith(inode)) {
+                    return Long.parseLong(f[4]);
+                }
+            }
+        } catch (IOException | RuntimeException unknown) {
+            // no /proc/locks or no inode: the message goes without the pid
+        }
+        return -1;
     }
 
     /** Starts the server again after {@link #stop()}, on the same port and data (used to test outages). */

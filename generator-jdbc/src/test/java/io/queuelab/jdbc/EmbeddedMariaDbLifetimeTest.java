@@ -125,6 +125,54 @@ class EmbeddedMariaDbLifetimeTest {
         }
     }
 
+    @Test
+    @Order(4)
+    @Timeout(180)
+    void aServerStartedByHandOnTheDataIsNamedAtOnceNotAfter30Seconds() throws Exception {
+        Path data = dir.resolve("data");
+        List<String> command = new java.util.ArrayList<>(List.of(dir.resolve("base/bin/mariadbd").toString(), "--no-defaults",
+                "--basedir=" + dir.resolve("base"), "--datadir=./data", "--tmpdir=" + dir.resolve("tmp"), "--skip-networking",
+                "--socket=" + dir.resolve("tmp/by-hand.sock"), "--innodb-buffer-pool-size=16M"));
+        if ("root".equals(System.getProperty("user.name"))) {
+            command.add("--user=root");
+        }
+        // another spelling of the data directory than queuelab's: not recognisable as ours from its command line
+        Process byHand = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("tmp/by-hand.log").toFile()).start();
+        try {
+            assertTrue(waitUntil(() -> locked(data.resolve("ibdata1")), Duration.ofSeconds(60)),
+                    "the server started by hand holds ibdata1");
+            long start = System.nanoTime();
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> EmbeddedMariaDb.start(dir, List.of()));
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertTrue(seconds < 10, "refused after " + seconds + " s");
+            assertTrue(e.getMessage().startsWith("embedded database directory " + dir + " is in use by another server (pid "
+                    + byHand.pid() + ", "), e.getMessage());
+            assertTrue(e.getMessage().endsWith("that holds data/ibdata1; stop it (kill " + byHand.pid()
+                    + ") or choose another --embedded-dir"), e.getMessage());
+            assertTrue(byHand.isAlive(), "a server not proven ours is left alone");
+        } finally {
+            byHand.destroy();
+            if (!byHand.waitFor(60, TimeUnit.SECONDS)) {
+                byHand.destroyForcibly();
+            }
+        }
+    }
+
+    private static boolean locked(Path file) {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.channels.FileLock lock = channel.tryLock();
+            if (lock != null) {
+                lock.release();
+                return false;
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static boolean running(long pid) {
         return ChildProcesses.withArgument(EmbeddedMariaDb.dataDirArgument(dir)).stream().anyMatch(p -> p.pid() == pid);
     }
