@@ -41,7 +41,7 @@ public final class Cli {
         while ((cause.getMessage() == null || cause.getMessage().isBlank()) && cause.getCause() != null) {
             cause = cause.getCause();
         }
-        String message = cause.getMessage();
+        String message = cause instanceof java.nio.file.FileSystemException fs ? OutputPath.describe(fs) : cause.getMessage();
         if (message == null || message.isBlank()) {
             message = cause.getClass().getSimpleName();
         }

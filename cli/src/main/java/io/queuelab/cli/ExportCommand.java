@@ -48,6 +48,9 @@ public final class ExportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("say what to export: --csv [FILE] and/or --hlog [DIR]");
         }
         RunDirectory run = RunDirectory.open(dir);
+        // first, on stderr (the CSV may be going to stdout): an incomplete run or a damaged log
+        Completeness.ofRun(run).forEach(spec.commandLine().getErr()::println);
+        spec.commandLine().getErr().flush();
         if (csv != null) {
             try (RequestLogReader reader = run.openLog()) {
                 if (csv.equals("-")) {

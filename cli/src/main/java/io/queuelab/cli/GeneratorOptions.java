@@ -1,18 +1,36 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.schedule.LoadPlan;
+import io.queuelab.core.schedule.Phase;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
-/** The generator's own options: workers, bounds, seed, node identity, reporting. */
+/**
+ * The generator's own options: workers, bounds, seed, node identity, reporting. {@link #config}
+ * validates everything a run needs before anything is created: a start instant in the future, a
+ * rate one generator can schedule, room for the log, and a run directory that can be created.
+ */
 public final class GeneratorOptions {
+    /**
+     * The most arrivals per second one generator node is allowed to schedule: 2.5 times the
+     * ceiling measured on a 2-core machine (400,000/s kept up, docs/benchmarks.md), so a faster
+     * machine still has room, while an absurd rate (1e12/s) is refused instead of running behind
+     * schedule and filling the disk with its log at 40 bytes a request.
+     */
+    static final double MAX_RATE_PER_NODE = 1_000_000;
+    /** Slack for clocks when --start-at is an instant of a clock reference that is not measured yet. */
+    private static final Duration REFERENCE_CLOCK_SLACK = Duration.ofSeconds(10);
+
     /** Workers for backends that wait on a server: a driver's concurrency limit, not a cost while idle. */
     static final int SERVER_WORKERS = 16;
 
@@ -77,10 +95,59 @@ public final class GeneratorOptions {
             } catch (DateTimeParseException e) {
                 throw new IllegalArgumentException("--start-at '" + startAt + "' is not an ISO-8601 instant such as 2026-11-21T12:00:00Z");
             }
+            Instant now = Instant.now();
+            if (at.isBefore(clockReference == null ? now : now.minus(REFERENCE_CLOCK_SLACK))) {
+                throw new IllegalArgumentException("--start-at " + at + " is in the past (now " + now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ")");
+            }
         }
-        return new RunConfig(clusterPlan.forNode(nodeCount), workers(), queueBound, inFlight,
+        LoadPlan nodePlan = clusterPlan.forNode(nodeCount);
+        requireSchedulable(nodePlan);
+        OutputPath.requireCreatable(out, "run directory");
+        requireRoomForLog(nodePlan, out);
+        return new RunConfig(nodePlan, workers(), queueBound, inFlight,
                 RunConfig.nodeSeed(seed, nodeIndex), nodeIndex, nodeCount, at, reportInterval, drainTimeout, out,
                 clockReference == null ? null : ClockServerCommand.address("--clock-reference", clockReference));
+    }
+
+    /** Refuses a rate above {@link #MAX_RATE_PER_NODE}. */
+    private static void requireSchedulable(LoadPlan nodePlan) {
+        for (Phase phase : nodePlan.phases()) {
+            if (!phase.closedLoop() && phase.rate() > MAX_RATE_PER_NODE) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT,
+                        "a rate of %.4g/s per generator is above the bound of %,.0f/s (one generator kept up with 400,000/s "
+                                + "on a 2-core machine, docs/benchmarks.md); spread a higher rate over several nodes (--node-count)",
+                        phase.rate(), MAX_RATE_PER_NODE));
+            }
+        }
+    }
+
+    /** Refuses an open-loop run whose log (40 bytes a request) cannot fit in the free space of its file system. */
+    private static void requireRoomForLog(LoadPlan nodePlan, Path out) {
+        double requests = 0;
+        for (Phase phase : nodePlan.phases()) {
+            if (!phase.closedLoop()) {
+                requests += phase.rate() * phase.duration().toNanos() / 1e9;
+            }
+        }
+        double bytes = requests * LogFormat.RECORD_SIZE;
+        Path existing = out.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return;
+        }
+        try {
+            java.nio.file.FileStore store = Files.getFileStore(existing);
+            long free = store.getUsableSpace();
+            if (bytes > free && store.getTotalSpace() > 0) { // a pseudo file system reports no space at all
+                throw new IllegalArgumentException(String.format(Locale.ROOT,
+                        "the run would log about %.3g requests (%.3g GB at %d bytes each) but %s has %.3g GB free",
+                        requests, bytes / 1e9, LogFormat.RECORD_SIZE, existing, free / 1e9));
+            }
+        } catch (java.io.IOException unknown) {
+            // no free-space figure: the run goes ahead; a full disk stops it with a reason
+        }
     }
 
     /** The default of {@code --workers} for the backend about to run. */

@@ -24,8 +24,8 @@ public final class LoadCommand implements Callable<Integer> {
     @Mixin
     JdbcConnectionOptions connection = new JdbcConnectionOptions();
 
-    @Option(names = "--relation", required = true, paramLabel = "wisc", description = "The relation to load: wisc.")
-    String relation;
+    @Option(names = "--relation", paramLabel = "wisc", description = "The relation to load: wisc (the default and, so far, the only one).")
+    String relation = "wisc";
 
     @Option(names = "--tuples", required = true, paramLabel = "N", description = "Number of tuples (1 to 2147483647).")
     long tuples;

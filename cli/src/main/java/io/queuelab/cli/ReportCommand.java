@@ -32,6 +32,10 @@ public final class ReportCommand implements Callable<Integer> {
         if (!Files.isDirectory(parent)) {
             throw new IllegalArgumentException("no directory " + parent + " for --out");
         }
+        OutputPath.requireWritable(out, "report");
+        for (Path run : runs) {
+            Completeness.of(run).forEach(System.out::println); // first: what is incomplete or damaged
+        }
         System.out.println(Report.write(runs, out));
         return 0;
     }

@@ -101,6 +101,7 @@ public final class SimulateCommand implements Callable<Integer> {
             simulation.threads(threads);
         }
         if (out != null) {
+            OutputPath.requireCreatable(out, "run directory");
             simulation.writeRun(out);
         }
         simulation.validate();

@@ -72,6 +72,12 @@ public final class SweepCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<Level> levels = levels(rates, closed);
         Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
+        OutputPath.requireCreatable(dir, "sweep directory");
+        if (!simulate) {
+            for (Level level : levels) { // every level's run is validated before the first starts
+                generator.config(level.plan(duration, warmup, constant), dir.resolve(level.label()));
+            }
+        }
         if (simulate) {
             simulate(dir, levels, model.model(), duration, warmup, generator.seed, spec.commandLine().getOut());
             return 0;
@@ -111,6 +117,9 @@ public final class SweepCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("every rate must be a positive number, got " + r);
                 }
                 levels.add(new Level(r, 0));
+                if (rates.indexOf(r) != rates.lastIndexOf(r)) {
+                    throw new IllegalArgumentException("rate " + r + " is given twice in --rates: each rate is one run");
+                }
             }
         } else {
             for (int n : closed) {
@@ -118,6 +127,9 @@ public final class SweepCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("every job count must be at least 1, got " + n);
                 }
                 levels.add(new Level(0, n));
+                if (closed.indexOf(n) != closed.lastIndexOf(n)) {
+                    throw new IllegalArgumentException("job count " + n + " is given twice in --closed: each count is one run");
+                }
             }
         }
         return levels;

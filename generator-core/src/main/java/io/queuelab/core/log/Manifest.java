@@ -87,16 +87,30 @@ public final class Manifest {
         return root.path("complete").asBoolean(false);
     }
 
+    /** Why a complete run ended before its plan did (e.g. "interrupted by SIGINT at 12.3 s of 60.0 s"), if it did. */
+    public java.util.Optional<String> stopReason() {
+        String reason = root.path("end").path("stopReason").asText("");
+        return reason.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(reason);
+    }
+
     public Manifest markComplete() {
         root.put("complete", true);
         return this;
     }
 
-    /** Writes the manifest into a run directory, replacing any earlier one atomically. */
+    /**
+     * Writes the manifest into a run directory, replacing any earlier one atomically; a write that
+     * fails (a full disk) leaves the earlier manifest, if any, and no partial file.
+     */
     public void write(Path runDir) throws IOException {
         Path tmp = runDir.resolve(FILE_NAME + ".tmp");
-        JSON.writeValue(tmp.toFile(), root);
-        Files.move(tmp, runDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            JSON.writeValue(tmp.toFile(), root);
+            Files.move(tmp, runDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
     }
 
     @Override

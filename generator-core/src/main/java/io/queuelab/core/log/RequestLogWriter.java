@@ -16,7 +16,8 @@ import java.util.zip.CRC32;
  * Writes a request log ({@link LogFormat}). Not thread-safe: one thread (the logger) owns a
  * writer. Records are buffered and written as one CRC-protected chunk per {@link #flush()} or
  * whenever the buffer fills, so a writer killed at any instant leaves a log whose complete chunks
- * are all readable.
+ * are all readable. {@link #close()} ends the log with an end chunk holding the record count, so
+ * a reader can tell a closed log from one cut at a chunk boundary.
  */
 public final class RequestLogWriter implements Closeable {
     private static final int RECORDS_PER_CHUNK = 8192;
@@ -151,6 +152,9 @@ public final class RequestLogWriter implements Closeable {
         closed = true;
         try {
             flushRecords();
+            ByteBuffer end = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            end.putLong(recordCount).flip();
+            writeChunk(LogFormat.CHUNK_END, end);
             channel.force(false);
         } finally {
             channel.close();

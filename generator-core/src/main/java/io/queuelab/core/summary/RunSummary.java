@@ -4,7 +4,10 @@ import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,6 +27,8 @@ public final class RunSummary {
     public long firstIntended = Long.MAX_VALUE;
     public long lastCompleted = Long.MIN_VALUE;
     public long truncatedBytes;
+    /** One line per problem of the log (damage, torn tail, no end mark, a count that differs from the manifest's). */
+    public List<String> logProblems = List.of();
     /** Per outcome name other than ok: the intended instants (ns after the anchor) of its first and last request. */
     public final Map<String, long[]> outcomeWindows = new TreeMap<>();
     public long anchorEpochNanos;
@@ -31,13 +36,28 @@ public final class RunSummary {
     private RunSummary() {
     }
 
+    /** The summary of a run directory, its log checked against the manifest's count where there is one. */
     public static RunSummary of(RunDirectory dir) throws IOException {
         try (RequestLogReader reader = dir.openLog()) {
-            return of(reader);
+            return of(reader, expectedRecords(dir));
+        }
+    }
+
+    /** The manifest's count of scheduled requests, or -1 when the run has no readable manifest or no totals. */
+    public static long expectedRecords(RunDirectory dir) {
+        try {
+            JsonNode scheduled = dir.manifest().root().path("totals").path("scheduled");
+            return scheduled.canConvertToLong() ? scheduled.asLong() : -1;
+        } catch (IOException noManifest) {
+            return -1;
         }
     }
 
     public static RunSummary of(RequestLogReader reader) throws IOException {
+        return of(reader, -1);
+    }
+
+    private static RunSummary of(RequestLogReader reader, long expectedRecords) throws IOException {
         RunSummary s = new RunSummary();
         s.anchorEpochNanos = reader.anchorEpochNanos();
         LatencyStats[] ops = new LatencyStats[128];
@@ -88,6 +108,7 @@ public final class RunSummary {
             }
         }
         s.truncatedBytes = reader.truncatedBytes();
+        s.logProblems = reader.problems(expectedRecords);
         return s;
     }
 

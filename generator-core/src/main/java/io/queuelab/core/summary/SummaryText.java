@@ -19,9 +19,12 @@ public final class SummaryText {
         StringBuilder b = new StringBuilder();
         if (manifest != null && !manifest.complete()) {
             b.append("WARNING: this run did not finish (its manifest is not marked complete)\n");
+        } else if (manifest != null) {
+            manifest.stopReason().ifPresent(reason -> b.append("WARNING: this run was cut short (").append(reason)
+                    .append("); its log and totals are complete up to there\n"));
         }
-        if (s.truncatedBytes > 0) {
-            b.append(String.format(Locale.ROOT, "WARNING: the log ends in a torn tail of %d bytes (ignored)%n", s.truncatedBytes));
+        for (String problem : s.logProblems) {
+            b.append("WARNING: ").append(problem).append('\n');
         }
         b.append(String.format(Locale.ROOT, "requests  %d logged (%d in warm-up)", s.records, s.warmupRecords));
         for (Map.Entry<String, Long> e : s.outcomes.entrySet()) {

@@ -99,6 +99,9 @@ public final class CsvRequestSource implements RequestSource {
             InputStream stream = file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
             BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8), 1 << 16);
             String header = in.readLine();
+            if (header != null && header.startsWith("\uFEFF")) {
+                header = header.substring(1); // a UTF-8 byte order mark, as spreadsheet programs write
+            }
             while (header != null && (header.isBlank() || header.startsWith("#"))) {
                 header = in.readLine();
             }

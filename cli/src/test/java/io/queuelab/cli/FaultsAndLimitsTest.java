@@ -1,0 +1,188 @@
+package io.queuelab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.Manifest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Absurd input, input that is refused before anything is created, unwritable paths, and what the
+ * reading commands say first about runs and sweeps that did not finish (issue 13).
+ */
+@Timeout(120)
+class FaultsAndLimitsTest {
+    @TempDir
+    Path dir;
+
+    private static String refused(String... args) {
+        CliTestSupport.assertEachIsRefused(new String[][] {args});
+        return CliTestSupport.run(args).err().strip();
+    }
+
+    @Test
+    void anAbsurdRateIsRefusedWithTheBoundAndNothingIsCreated() {
+        Path out = dir.resolve("r");
+        String err = refused("run", "--backend", "noop", "--rate", "1e12", "--duration", "10s", "--out", out.toString());
+        assertTrue(err.contains("above the bound of 1,000,000/s"), err);
+        assertFalse(Files.exists(out));
+        err = refused("sweep", "--backend", "noop", "--rates", "100,1e9", "--duration", "1s", "--out", out.toString());
+        assertTrue(err.contains("above the bound of 1,000,000/s"), err);
+        assertFalse(Files.exists(out), "refused before the first run");
+    }
+
+    @Test
+    void aLogThatCannotFitOnTheDiskIsRefusedUpFront() {
+        Path out = dir.resolve("big");
+        String err = refused("run", "--backend", "noop", "--rate", "900000", "--duration", "100000000s", "--out", out.toString());
+        assertTrue(err.matches("queuelab: the run would log about 9\\.00e\\+13 requests \\(3\\.60e\\+06 GB at 40 bytes each\\) but .* GB free"), err);
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void anAbsurdSimulatedDurationIsRefusedWithTheBound() {
+        String err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--duration", "1e300");
+        assertEquals("queuelab: a replication of about 5.00e+301 customers is beyond the bound of 1,000,000,000 customers per "
+                + "replication (about 3 minutes at the simulator's 5-7 million customers/s, docs/benchmarks.md): shorten --duration "
+                + "or give --customers", err);
+        err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--closed", "4", "--duration", "1e300");
+        assertTrue(err.contains("beyond the bound of 1,000,000,000 customers"), err);
+    }
+
+    @Test
+    void aStartInThePastAndADuplicateRateAreRefusedBeforeAnythingIsCreated() {
+        Path out = dir.resolve("late");
+        String err = refused("run", "--backend", "noop", "--rate", "10", "--duration", "1s", "--start-at", "2020-01-01T00:00:00Z",
+                "--out", out.toString());
+        assertTrue(err.startsWith("queuelab: --start-at 2020-01-01T00:00:00Z is in the past"), err);
+        assertFalse(Files.exists(out));
+        err = refused("sweep", "--backend", "noop", "--rates", "10,20,10", "--duration", "1s", "--out", out.toString());
+        assertEquals("queuelab: rate 10.0 is given twice in --rates: each rate is one run", err);
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void anUnwritableOutputSaysWhy() throws IOException {
+        String err = refused("run", "--backend", "noop", "--rate", "10", "--duration", "1s", "--out", "/proc/x");
+        assertEquals("queuelab: run directory /proc/x cannot be created: /proc is on a proc file system, which does not take "
+                + "new files or directories", err);
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        err = refused("run", "--backend", "noop", "--rate", "10", "--duration", "1s", "--out", file.resolve("run").toString());
+        assertEquals("queuelab: run directory " + file.resolve("run") + " cannot be created: " + file + " is a file, not a directory", err);
+        err = refused("sweep", "--backend", "noop", "--rates", "10", "--duration", "1s", "--out", "/proc/x");
+        assertTrue(err.endsWith("/proc is on a proc file system, which does not take new files or directories"), err);
+        err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--duration", "10",
+                "--out", file.resolve("sim").toString());
+        assertEquals("queuelab: run directory " + file.resolve("sim") + " cannot be created: " + file + " is a file, not a directory", err);
+        Path run = noopRun("run");
+        err = refused("report", run.toString(), "--out", "/proc/x.html");
+        assertEquals("queuelab: report /proc/x.html cannot be created: /proc is on a proc file system, which does not take "
+                + "new files or directories", err);
+        // an export target: the failure comes from the JDK with the path alone, the reason is looked up
+        err = refused("export", run.toString(), "--csv", "/proc/x.csv");
+        assertTrue(err.startsWith("queuelab: /proc/x.csv.part: "), err);
+        assertTrue(err.contains("proc file system"), err);
+    }
+
+    @Test
+    void helpHasNoFormatWarningAndLoadDefaultsItsRelation() {
+        CliTestSupport.Result help = CliTestSupport.run("summary", "--help");
+        assertEquals(0, help.exitCode());
+        assertEquals("", help.err(), "no picocli warning");
+        assertTrue(help.out().contains("95 % intervals"), help.out());
+        // validated before any server is started: the relation is no longer demanded
+        String err = refused("load", "--tuples", "0");
+        assertTrue(err.startsWith("queuelab: --tuples must be between 1 and"), err);
+    }
+
+    /** A real run of the no-op backend, made to look as a crash leaves it: manifest not complete, log not closed. */
+    private Path crashedRun(Path run) throws IOException {
+        Manifest m = Manifest.read(run);
+        m.root().put("complete", false);
+        m.root().remove("totals");
+        m.root().remove("selfCheck");
+        m.write(run);
+        try (FileChannel log = FileChannel.open(run.resolve(LogFormat.FILE_NAME), StandardOpenOption.WRITE)) {
+            log.truncate(log.size() - LogFormat.CHUNK_OVERHEAD - Long.BYTES); // no end chunk
+        }
+        return run;
+    }
+
+    private Path noopRun(String name) {
+        Path run = dir.resolve(name);
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "200", "--duration", "1s",
+                "--report-interval", "0", "--out", run.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        return run;
+    }
+
+    @Test
+    void summaryExportAndReportSayFirstThatARunIsIncomplete() throws IOException {
+        Path run = crashedRun(noopRun("crashed"));
+        CliTestSupport.Result summary = CliTestSupport.run("summary", run.toString());
+        assertEquals(0, summary.exitCode(), summary.err());
+        assertTrue(summary.out().startsWith("WARNING: this run did not finish"), summary.out());
+        assertTrue(summary.out().contains("WARNING: the log has no end mark after its"), summary.out());
+
+        CliTestSupport.Result export = CliTestSupport.run("export", run.toString(), "--csv", dir.resolve("c.csv").toString());
+        assertEquals(0, export.exitCode(), export.err());
+        assertTrue(export.err().matches("(?s)WARNING: run .*crashed is incomplete: it crashed or was interrupted \\(its manifest is "
+                + "not marked complete\\); on disk: \\d+ requests logged \\(\\d+ ok, 0 failed, 0 dropped, 0 unfinished\\)\n.*"), export.err());
+        assertTrue(Files.size(dir.resolve("c.csv")) > 0);
+
+        CliTestSupport.Result report = CliTestSupport.run("report", run.toString(), "--out", dir.resolve("r.html").toString());
+        assertTrue(report.out().startsWith("WARNING: run " + run + " is incomplete"), report.out() + report.err());
+    }
+
+    @Test
+    void aRunCutShortSaysSoFirst() throws IOException {
+        Path run = noopRun("cut");
+        // as LoadRun completes a run ended by Ctrl-C
+        Manifest m = Manifest.read(run);
+        m.section("end").put("stopReason", "interrupted by SIGINT at 0.5 s of 1.0 s");
+        m.write(run);
+        CliTestSupport.Result summary = CliTestSupport.run("summary", run.toString());
+        assertTrue(summary.out().startsWith("WARNING: this run was cut short (interrupted by SIGINT at 0.5 s of 1.0 s); its log "
+                + "and totals are complete up to there\n"), summary.out());
+        CliTestSupport.Result export = CliTestSupport.run("export", run.toString(), "--csv", dir.resolve("cut.csv").toString());
+        assertTrue(export.err().startsWith("WARNING: run " + run + " was cut short (interrupted by SIGINT at 0.5 s of 1.0 s); on disk: its "),
+                export.err());
+    }
+
+    @Test
+    void aKilledSweepIsSummarisedFromWhatIsOnDisk() throws IOException {
+        Path sweep = dir.resolve("sweep");
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "50,100", "--duration", "1s",
+                "--warmup", "0s", "--report-interval", "0", "--out", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        // as a kill in the second run leaves it: sweep.json lists the first run only and is not complete
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode manifest = (ObjectNode) json.readTree(sweep.resolve("sweep.json").toFile());
+        manifest.put("complete", false);
+        ((ArrayNode) manifest.path("runs")).remove(1);
+        json.writeValue(sweep.resolve("sweep.json").toFile(), manifest);
+        crashedRun(sweep.resolve("rate-100"));
+
+        CliTestSupport.Result summary = CliTestSupport.run("summary", sweep.toString());
+        assertEquals(0, summary.exitCode(), summary.err());
+        String[] lines = summary.out().split("\n");
+        assertEquals("WARNING: sweep " + sweep + " is incomplete: it was killed or failed before its end (sweep.json is not marked "
+                + "complete); on disk: 1 finished run (rate-50) and 1 unfinished (rate-100)", lines[0]);
+        assertEquals("sweep " + sweep + ": 2 runs on disk", lines[1]);
+        assertTrue(summary.out().contains("== rate-50 ==") && summary.out().contains("== rate-100 =="), summary.out());
+        assertTrue(summary.out().contains("WARNING: this run did not finish"), summary.out());
+    }
+}

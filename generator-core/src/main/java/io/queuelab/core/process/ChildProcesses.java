@@ -1,0 +1,145 @@
+package io.queuelab.core.process;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Server processes that queuelab starts: stopped with a deadline, and tied to this JVM's life.
+ *
+ * <p>Guarantees: {@link #terminate} never waits without a limit: SIGTERM, then SIGKILL after the
+ * grace period (a SIGSTOPped process cannot act on SIGTERM but dies on SIGKILL), then at most
+ * {@link #KILL_WAIT} more. {@link #tieToThisJvm} starts a watchdog that stops the child when this
+ * JVM ends in any way, SIGKILL included: the watchdog reads a pipe whose only writer is this JVM,
+ * and the kernel closes that pipe when the JVM dies. Processes are recognised by an argument of
+ * their command line (a pid alone may have been recycled).
+ */
+public final class ChildProcesses {
+    /** How long a process may take to disappear after SIGKILL before we give up on it. */
+    public static final Duration KILL_WAIT = Duration.ofSeconds(10);
+
+    /*
+     * The watchdog: blocks on stdin until EOF (this JVM closed it or died), then stops the child if
+     * it still runs with its marker argument. INT and HUP are ignored so that a Ctrl-C or a closed
+     * terminal, which reach the whole process group, do not remove it before the JVM's own clean-up.
+     */
+    private static final String WATCHDOG = String.join("\n",
+            "trap '' INT HUP",
+            "p=$1; m=$2; g=$3",
+            "ours() { tr '\\000' '\\n' < /proc/$p/cmdline 2>/dev/null | grep -qxF -e \"$m\"; }",
+            "while read -r _; do :; done",
+            "ours || exit 0",
+            "kill -TERM $p 2>/dev/null",
+            "i=0",
+            "while [ $i -lt $((g * 10)) ] && ours; do sleep 0.1; i=$((i + 1)); done",
+            "ours && kill -KILL $p 2>/dev/null",
+            "exit 0");
+
+    private ChildProcesses() {
+    }
+
+    /** How {@link #terminate} ended a process. */
+    public enum Ending {
+        /** it was gone already */
+        NOT_RUNNING,
+        /** it exited within the grace period after SIGTERM */
+        TERMINATED,
+        /** it ignored SIGTERM for the grace period (frozen or stuck) and was killed */
+        KILLED
+    }
+
+    /**
+     * Stops {@code process}: SIGTERM, then SIGKILL after {@code grace}.
+     *
+     * @throws IOException when the signal cannot be sent (another user's process) or the process
+     *                     is still there {@link #KILL_WAIT} after SIGKILL
+     */
+    public static Ending terminate(ProcessHandle process, Duration grace) throws IOException {
+        if (!process.isAlive()) {
+            return Ending.NOT_RUNNING;
+        }
+        if (!process.destroy() && process.isAlive()) {
+            throw new IOException("cannot signal pid " + process.pid() + " (not permitted)");
+        }
+        if (awaitExit(process, grace)) {
+            return Ending.TERMINATED;
+        }
+        process.destroyForcibly();
+        if (!awaitExit(process, KILL_WAIT)) {
+            throw new IOException("pid " + process.pid() + " is still there " + KILL_WAIT.toSeconds() + " s after SIGKILL");
+        }
+        return Ending.KILLED;
+    }
+
+    /** True when the process is gone (or a zombie, which holds no resources) within {@code timeout}. */
+    public static boolean awaitExit(ProcessHandle process, Duration timeout) {
+        try {
+            process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return !isRunning(process);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !isRunning(process);
+        } catch (ExecutionException e) {
+            return !isRunning(process);
+        }
+    }
+
+    /**
+     * The running processes (not zombies) whose command line contains {@code argument} exactly,
+     * e.g. {@code --datadir=/x/data}; only processes of users whose command lines we may read.
+     */
+    public static List<ProcessHandle> withArgument(String argument) {
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().arguments().map(args -> Arrays.asList(args).contains(argument)).orElse(false))
+                .toList();
+    }
+
+    private static boolean isRunning(ProcessHandle process) {
+        // a child of a JVM that died is re-parented; where nobody reaps it, it stays a zombie without arguments
+        return process.isAlive() && process.info().arguments().isPresent();
+    }
+
+    /**
+     * Starts a watchdog that stops {@code child} (SIGTERM, SIGKILL after {@code grace}) when this
+     * JVM ends or the returned handle is closed, provided the child's command line still contains
+     * {@code marker}. Close it after stopping the child normally.
+     */
+    public static Watchdog tieToThisJvm(ProcessHandle child, String marker, Duration grace) throws IOException {
+        Process watchdog = new ProcessBuilder("/bin/sh", "-c", WATCHDOG, "queuelab-watchdog",
+                Long.toString(child.pid()), marker, Long.toString(Math.max(1, grace.toSeconds())))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        return new Watchdog(watchdog);
+    }
+
+    /** A running watchdog; {@link #close()} lets it check its child once more and exit. */
+    public static final class Watchdog implements AutoCloseable {
+        private final Process process;
+
+        private Watchdog(Process process) {
+            this.process = process;
+        }
+
+        /** The watchdog's own process (tests kill it to make an orphan on purpose). */
+        public ProcessHandle handle() {
+            return process.toHandle();
+        }
+
+        @Override
+        public void close() {
+            try (OutputStream pipe = process.getOutputStream()) {
+                pipe.flush();
+            } catch (IOException alreadyClosed) {
+                // the watchdog is gone; nothing to tell it
+            }
+        }
+    }
+}
