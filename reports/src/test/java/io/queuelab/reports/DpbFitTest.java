@@ -54,6 +54,7 @@ class DpbFitTest {
     void table1IsRecoveredWithin10PercentPerParameter() {
         DpbFit fit = DpbFit.fit(open, closed, single);
         String table = fit.toTable();
+        assertTrue(fit.identification().identified(), table);
         assertEquals(111, fit.bufferPages(), 11.1, table);
         assertEquals(0.0269, fit.processingMean(), 0.00269, table);
         assertEquals(0.00433, fit.dirtyPageMean(), 0.000433, table);

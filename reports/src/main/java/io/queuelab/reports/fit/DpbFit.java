@@ -61,6 +61,22 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
         return networkDelayConstant + networkDelayMean;
     }
 
+    /**
+     * Whether the flushes found pin the model down: the mean pause (hence E[T_dp]) and the flush
+     * period (hence DPB_max) within {@link Identification#MAX_RELATIVE_ERROR} of their values,
+     * and a network delay E[T_nd] = E[T] - E[T_proc] - E[T_dp] that is not negative.
+     */
+    public Identification identification() {
+        return new Identification.Checks()
+                .note(closedFlushes.count() + " pauses in the closed run, " + openFlushes.count() + " flushes in the open run")
+                .relativeError("T_pause", closedFlushes.meanPauseStandardError(), meanPauseSeconds, "T_pause")
+                .relativeError("the flush period", openFlushes.periodStandardError(), flushPeriodSeconds, "the period")
+                .require(networkDelayTotal() >= 0, String.format(Locale.ROOT,
+                        "E[T_nd] = E[T] - E[T_proc] - E[T_dp] = %.4g s is negative: the N = 1 run is faster than the fitted"
+                                + " processing and flush work", networkDelayTotal()))
+                .result();
+    }
+
     /** The fitted parameters in the form of the paper's Table 1 (name, value) rows. */
     public List<String[]> table1() {
         return List.of(
@@ -87,10 +103,15 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
                 bufferPages, dirtyPageMean);
     }
 
+    /** Table 1 and the measurements; for an unidentified fit, "not identified: reason" in place of Table 1. */
     public String toTable() {
         StringBuilder s = new StringBuilder("Dirty-page-buffer model (seed 004, Table 1 form)\n");
-        for (String[] row : table1()) {
-            s.append(String.format(Locale.ROOT, "  %-8s %s%n", row[0], row[1]));
+        Identification identification = identification();
+        s.append("  ").append(identification.summary()).append('\n');
+        if (identification.identified()) {
+            for (String[] row : table1()) {
+                s.append(String.format(Locale.ROOT, "  %-8s %s%n", row[0], row[1]));
+            }
         }
         s.append("from:\n");
         for (String[] row : measurements()) {

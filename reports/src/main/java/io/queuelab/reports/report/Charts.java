@@ -109,7 +109,9 @@ final class Charts {
         measured.setMarker(SeriesMarkers.DIAMOND);
         double maxRate = java.util.Arrays.stream(x).max().orElse(1);
         for (ModelFit fit : fits) {
-            addCurve(chart, fit.method().split(":")[0] + " fit", fit.curve(), maxRate);
+            if (fit.identified()) { // an unidentified fit's curve would present its values as results
+                addCurve(chart, fit.method().split(":")[0] + " fit", fit.curve(), maxRate);
+            }
         }
         return chart;
     }

@@ -247,11 +247,15 @@ public final class Report {
                 body.paragraph("Load-dependent fit failed: " + e.getMessage());
             }
         }
-        return fits.stream().filter(f -> f.method().startsWith("joint")).findFirst();
+        return fits.stream().filter(f -> f.method().startsWith("joint") && f.identified()).findFirst();
     }
 
     private void fitTables(ModelFit fit) {
         body.element("h3", fit.model() + " - " + fit.method());
+        body.paragraph(fit.identification().summary() + ".");
+        if (!fit.identified()) {
+            return; // its values are not results: the measured points are in the chart and the runs table
+        }
         List<List<String>> rows = new ArrayList<>();
         for (Parameter p : fit.parameters()) {
             rows.add(List.of(p.name(), Html.number(p.value()), Html.number(p.standardError()), p.unit()));
@@ -279,9 +283,12 @@ public final class Report {
         }
         try {
             DpbFit fit = DpbFit.fit(open.get(), closedHigh.get(), single.get());
-            body.table(List.of("parameter", "value"), fit.table1().stream().map(List::of).toList());
+            body.paragraph(fit.identification().summary() + ".");
+            if (fit.identification().identified()) {
+                body.table(List.of("parameter", "value"), fit.table1().stream().map(List::of).toList());
+            }
             body.table(List.of("measurement", "value"), fit.measurements().stream().map(List::of).toList());
-            return Optional.of(fit);
+            return fit.identification().identified() ? Optional.of(fit) : Optional.empty();
         } catch (RuntimeException e) {
             body.paragraph("No dirty-page-buffer fit: " + e.getMessage());
             return Optional.empty();
