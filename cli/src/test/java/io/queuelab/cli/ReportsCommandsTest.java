@@ -142,6 +142,23 @@ class ReportsCommandsTest {
     }
 
     @Test
+    void reportOfARateSweepOfCsvLogsComparesThemWithTheFittedModel() throws java.io.IOException {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("report"));
+        for (String rate : new String[] {"10", "40", "60", "80"}) {
+            Path run = simulate("csv-sweep/rate-" + rate, "--lambda", rate, "--customers", "40000");
+            Path csv = tmp.resolve("rate-" + rate + ".csv");
+            assertEquals(0, run("export", run.toString(), "--csv", csv.toString()), stderr());
+            args.add(csv.toString());
+        }
+        Path html = tmp.resolve("csv-sweep.html");
+        args.addAll(java.util.List.of("--out", html.toString()));
+        assertEquals(0, run(args.toArray(String[]::new)), stderr());
+        String report = Files.readString(html);
+        assertTrue(report.contains("id=\"cdf-model-rate-80"), "the CSV runs compared with the fitted model");
+        assertTrue(report.contains("vs fitted modified M/M/1"), "comparison caption");
+    }
+
+    @Test
     void badInputIsOneLineAndExitCode2() throws java.io.IOException {
         Path missing = tmp.resolve("missing");
         assertEquals(2, run("fit", "mm1", missing.toString()));

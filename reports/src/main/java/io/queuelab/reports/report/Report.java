@@ -350,7 +350,10 @@ public final class Report {
         Workload workload = shape.closed() ? Workload.closed(shape.jobs())
                 : traceable ? Workload.traceOf(m.source()) : Workload.open(shape.level());
         Simulation simulation = Simulation.of(model, workload).seed(YARDSTICK_SEED - 1);
-        SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds())) : simulation).run();
+        // a trace ends by itself; a closed run lasts as long as the measured one; an open run of a CSV log has no
+        // trace to replay, so it gets as many customers as the log has successful requests
+        SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds()))
+                : traceable ? simulation : simulation.customers(m.okCount())).run();
         Workload replicated = shape.closed() ? workload : Workload.open(shape.level());
         Replications.Yardstick yardstick = new Replications.Yardstick(
                 Replications.simulate(model, replicated, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
