@@ -48,6 +48,11 @@ class DpbFitTest {
         assertEquals(trueFlushes, flushes.count(), 0.02 * trueFlushes);
         // period = DPB_max / lambda (seed 004, equation 1)
         assertEquals(111 / 25.0, flushes.periodSeconds(), 0.05 * 111 / 25.0);
+        // the open run's own threshold (what the report uses on a lone log) finds the same flushes, and fit dpb reports those
+        Flushes own = FlushDetector.detect(open);
+        assertEquals(trueFlushes, own.count(), 0.02 * trueFlushes, "own threshold " + own.thresholdSeconds() + " s");
+        assertEquals(flushes.thresholdSeconds(), own.thresholdSeconds(), 0.1 * flushes.thresholdSeconds());
+        assertEquals(own.count(), DpbFit.fit(open, closed, single).openFlushes().count());
     }
 
     @Test

@@ -11,8 +11,9 @@ import java.util.Locale;
  * <ul>
  * <li>a closed run with many concurrent requests: min(T_pause) from its gap distribution, T_pause
  *     = the mean of its departure gaps longer than that, and its throughput P_closed;</li>
- * <li>an open run at a high rate: the flush period p (median time between its flushes, detected
- *     with the same threshold) and its throughput P; DPB_max = P p;</li>
+ * <li>an open run at a high rate: the flush period p (median time between its flushes, found by
+ *     the same {@link FlushDetector} as every other run's, from its own busy gaps) and its
+ *     throughput P; DPB_max = P p;</li>
  * <li>a closed run with one request: E[T] and min T.</li>
  * </ul>
  * Then E[T_dp] = T_pause / DPB_max, E[T_proc] = 1/P_closed - E[T_dp], E[T_nd] = E[T] - E[T_proc]
@@ -31,7 +32,7 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
             throw new IllegalArgumentException("no flush pauses longer than " + fmt(threshold) + " s in " + closedHighN.name()
                     + ": the dirty-page-buffer model does not apply (or the run is too short)");
         }
-        Flushes openFlushes = FlushDetector.detect(openHighRate, Math.max(threshold, openHighRate.departureGaps().longGapFloorSeconds()));
+        Flushes openFlushes = FlushDetector.detect(openHighRate);
         if (openFlushes.count() < 2) {
             throw new IllegalArgumentException("fewer than two flushes in " + openHighRate.name() + ": no flush period");
         }
@@ -92,6 +93,7 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
                 new String[] {"min(T_pause), closed run", fmt(pauseThresholdSeconds) + " s"},
                 new String[] {"T_pause (mean of " + closedFlushes.count() + " pauses)", fmt(meanPauseSeconds) + " s"},
                 new String[] {"P, closed run", fmt(closedThroughput) + " /s"},
+                new String[] {"min(T_pause), open run", fmt(openFlushes.thresholdSeconds()) + " s"},
                 new String[] {"flush period p, open run (" + openFlushes.count() + " flushes)", fmt(flushPeriodSeconds) + " s"},
                 new String[] {"P, open run", fmt(openThroughput) + " /s"},
                 new String[] {"E[T], N = 1", fmt(singleMeanResponse) + " s"});

@@ -100,7 +100,7 @@ public final class Report {
         steadySection(runs);
         Optional<ModelFit> mm1 = mm1Section(measured);
         Optional<DpbFit> dpb = dpbSection(measured);
-        timeSection(runs, dpb);
+        timeSection(runs);
         comparisonSection(measured, simulated, mm1, dpb);
         closedSection(measured, simulated);
         return page();
@@ -295,15 +295,14 @@ public final class Report {
         }
     }
 
-    private void timeSection(List<RunData> runs, Optional<DpbFit> dpb) throws IOException {
+    private void timeSection(List<RunData> runs) throws IOException {
         body.heading("Response time vs time");
         List<RunData> ordered = runs;
         for (RunData r : ordered.subList(0, Math.min(MAX_TIME_CHARTS, ordered.size()))) {
             Flushes flushes = null;
             String how;
             try {
-                flushes = dpb.isPresent() ? FlushDetector.detect(r, Math.max(dpb.get().pauseThresholdSeconds(), r.departureGaps().longGapFloorSeconds()))
-                        : FlushDetector.detect(r);
+                flushes = FlushDetector.detect(r); // the detector of fit dpb, so both give one answer on one log
                 how = flushes.count() + " flushes detected (departure pauses longer than " + Html.number(flushes.thresholdSeconds())
                         + " s ending in a response-time spike)" + (flushes.count() > 1 ? ", median period " + Html.number(flushes.periodSeconds()) + " s" : "") + ".";
             } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package io.queuelab.reports.report;
 
 import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
+import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Workload;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,6 +88,23 @@ class ReportTest {
         // 7 measured + 4 simulated runs: 11 response-time charts, the rate chart, 4 CDFs of measured runs
         // with a simulated twin, 3 CDFs of measured runs against the fitted DPB model, N/T and N/P
         assertEquals(11 + 1 + 4 + 3 + 2, ids.size(), ids.toString());
+    }
+
+    @Test
+    void theReportFindsTheFlushesFitDpbFinds() throws IOException {
+        Path measured = tmp.resolve("measured");
+        int fitted = io.queuelab.reports.fit.DpbFit.fit(RunData.read(measured.resolve("open-25.0")),
+                RunData.read(measured.resolve("closed-50")), RunData.read(measured.resolve("closed-1"))).openFlushes().count();
+        assertTrue(fitted > 100, "flushes in 600 s at 25/s: " + fitted);
+        NodeList figures = document.getElementsByTagName("figure");
+        String caption = null;
+        for (int i = 0; i < figures.getLength(); i++) {
+            Element f = (Element) figures.item(i);
+            if (f.getAttribute("id").equals("time-measured-measured-open-25-0")) {
+                caption = f.getElementsByTagName("figcaption").item(0).getTextContent();
+            }
+        }
+        assertTrue(caption != null && caption.contains(" " + fitted + " flushes detected"), fitted + " vs " + caption);
     }
 
     @Test
