@@ -81,22 +81,22 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
     /** The fitted parameters in the form of the paper's Table 1 (name, value) rows. */
     public List<String[]> table1() {
         return List.of(
-                new String[] {"T_proc", "Exp(" + fmt(processingMean) + ")"},
-                new String[] {"T_nd", fmt(networkDelayConstant) + " + Exp(" + fmt(networkDelayMean) + ")"},
+                new String[] {"T_proc", "Exp(" + ms(processingMean) + ")"},
+                new String[] {"T_nd", ms(networkDelayConstant) + " + Exp(" + ms(networkDelayMean) + ")"},
                 new String[] {"DPB_max", Integer.toString(bufferPages)},
-                new String[] {"T_dp", "Exp(" + fmt(dirtyPageMean) + ")"});
+                new String[] {"T_dp", "Exp(" + ms(dirtyPageMean) + ")"});
     }
 
     /** How each value was obtained (the intermediate measurements). */
     public List<String[]> measurements() {
         return List.of(
-                new String[] {"min(T_pause), closed run", fmt(pauseThresholdSeconds) + " s"},
-                new String[] {"T_pause (mean of " + closedFlushes.count() + " pauses)", fmt(meanPauseSeconds) + " s"},
+                new String[] {"min(T_pause), closed run", ms(pauseThresholdSeconds)},
+                new String[] {"T_pause (mean of " + closedFlushes.count() + " pauses)", ms(meanPauseSeconds)},
                 new String[] {"P, closed run", fmt(closedThroughput) + " /s"},
-                new String[] {"min(T_pause), open run", fmt(openFlushes.thresholdSeconds()) + " s"},
+                new String[] {"min(T_pause), open run", ms(openFlushes.thresholdSeconds())},
                 new String[] {"flush period p, open run (" + openFlushes.count() + " flushes)", fmt(flushPeriodSeconds) + " s"},
                 new String[] {"P, open run", fmt(openThroughput) + " /s"},
-                new String[] {"E[T], N = 1", fmt(singleMeanResponse) + " s"});
+                new String[] {"E[T], N = 1", ms(singleMeanResponse)});
     }
 
     /** The parameters as model-sim's DPB arguments (procMean, ndConstant, ndMean, dpbMax, dpMean). */
@@ -120,6 +120,11 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
             s.append(String.format(Locale.ROOT, "  %-44s %s%n", row[0], row[1]));
         }
         return s.toString();
+    }
+
+    /** A time in seconds written in milliseconds (the unit of every response-time table). */
+    static String ms(double seconds) {
+        return String.format(Locale.ROOT, "%.4g ms", seconds * 1e3);
     }
 
     static String fmt(double v) {

@@ -17,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 
-/** The report's charts, built with XChart (values in seconds and requests per second). */
+/**
+ * The report's charts, built with XChart: response times in milliseconds, instants in seconds
+ * since the run's origin, rates per second.
+ */
 final class Charts {
     static final int WIDTH = 960;
     static final int HEIGHT = 420;
@@ -37,10 +40,10 @@ final class Charts {
 
     /** Response time of each (thinned) request vs its completion instant, per-interval max, detected flushes. */
     static XYChart responseOverTime(RunData run, Flushes flushes) {
-        XYChart chart = chart("Response time vs time: " + run.name(), "time (s)", "response time (s)");
+        XYChart chart = chart("Response time vs time: " + run.name(), "time (s)", "response time (ms)");
         double[] at = everyKth(run.sample().atSeconds(), MAX_POINTS);
         if (at.length > 0) {
-            double[] response = everyKth(run.sample().responseSeconds(), MAX_POINTS);
+            double[] response = millis(everyKth(run.sample().responseSeconds(), MAX_POINTS));
             XYSeries points = chart.addSeries("requests (" + at.length + " of " + run.okCount() + ")", at, response);
             points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             points.setMarker(SeriesMarkers.CIRCLE);
@@ -58,7 +61,7 @@ final class Charts {
             }
             if (completions > 0) {
                 x.add(s.startSeconds(start) + group * s.intervalSeconds() / 2);
-                y.add(max);
+                y.add(1e3 * max);
             }
         }
         if (!x.isEmpty()) {
@@ -72,7 +75,7 @@ final class Charts {
             for (int i = 0; i < ends.length; i++) {
                 ends[i] = flushes.starts()[i] + flushes.pauses()[i];
             }
-            XYSeries marks = chart.addSeries("detected flush (" + flushes.count() + "): pause length", ends, flushes.pauses());
+            XYSeries marks = chart.addSeries("detected flush (" + flushes.count() + "): pause length", ends, millis(flushes.pauses()));
             marks.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             marks.setMarker(SeriesMarkers.TRIANGLE_UP);
             marks.setMarkerColor(Color.RED);
@@ -82,7 +85,7 @@ final class Charts {
 
     /** Empirical CDFs of response times from histograms, one series per named histogram. */
     static XYChart cdf(String title, Map<String, Histogram> histograms) {
-        XYChart chart = chart(title, "response time (s)", "P(R <= t)");
+        XYChart chart = chart(title, "response time (ms)", "P(R <= t)");
         chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
         for (Map.Entry<String, Histogram> e : histograms.entrySet()) {
             List<Double> x = new ArrayList<>(), y = new ArrayList<>();
@@ -90,7 +93,7 @@ final class Charts {
             long cumulative = 0;
             for (HistogramIterationValue v : e.getValue().recordedValues()) {
                 cumulative += v.getCountAddedInThisIterationStep();
-                x.add(e.getValue().highestEquivalentValue(v.getValueIteratedTo()) / 1e9);
+                x.add(e.getValue().highestEquivalentValue(v.getValueIteratedTo()) / 1e6);
                 y.add(cumulative / n);
             }
             XYSeries series = chart.addSeries(e.getKey(), thin(x), thin(y));
@@ -99,11 +102,11 @@ final class Charts {
         return chart;
     }
 
-    /** Measured mean response vs arrival rate with fitted curves. */
+    /** Measured mean response vs arrival rate (points in seconds) with the identified fits' curves. */
     static XYChart meanResponseVsRate(List<double[]> points, List<ModelFit> fits) {
-        XYChart chart = chart("Mean response time vs arrival rate", "arrival rate (1/s)", "mean response time (s)");
+        XYChart chart = chart("Mean response time vs arrival rate", "arrival rate (1/s)", "mean response time (ms)");
         double[] x = points.stream().mapToDouble(p -> p[0]).toArray();
-        double[] y = points.stream().mapToDouble(p -> p[1]).toArray();
+        double[] y = points.stream().mapToDouble(p -> 1e3 * p[1]).toArray();
         XYSeries measured = chart.addSeries("measured", x, y);
         measured.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         measured.setMarker(SeriesMarkers.DIAMOND);
@@ -123,7 +126,7 @@ final class Charts {
             double value = curve.applyAsDouble(lambda);
             if (Double.isFinite(value)) {
                 cx.add(lambda);
-                cy.add(value);
+                cy.add(1e3 * value);
             }
         }
         if (!cx.isEmpty()) {
@@ -139,6 +142,10 @@ final class Charts {
             s.setMarker(SeriesMarkers.CIRCLE);
         }
         return chart;
+    }
+
+    private static double[] millis(double[] seconds) {
+        return java.util.Arrays.stream(seconds).map(v -> 1e3 * v).toArray();
     }
 
     private static double[] everyKth(double[] values, int max) {

@@ -112,21 +112,21 @@ public final class Report {
         for (RunData r : runs) {
             rows.add(List.of(r.name(), r.kind(), RunShape.of(r).toString(), Html.number(r.records()), Html.number(r.okCount()),
                     notOk(r), Html.number(r.warmupCount()), Html.number(r.arrivalRate()), Html.number(r.throughput()),
-                    Html.number(r.meanResponseSeconds()), Html.number(r.quantileSeconds(0.5)), Html.number(r.quantileSeconds(0.99)),
-                    Html.number(r.quantileSeconds(0.999)), Html.number(r.responseNanos().getMaxValue() / 1e9)));
+                    Html.millis(r.meanResponseSeconds()), Html.millis(r.quantileSeconds(0.5)), Html.millis(r.quantileSeconds(0.99)),
+                    Html.millis(r.quantileSeconds(0.999)), Html.millis(r.responseNanos().getMaxValue() / 1e9)));
         }
         for (var group : List.of(Map.entry("all measured runs (merged histograms)", measured),
                 Map.entry("all simulated runs (merged histograms)", simulated))) {
             if (group.getValue().size() > 1) {
                 Histogram merged = RunData.mergedResponseNanos(group.getValue());
                 long ok = merged.getTotalCount();
-                rows.add(List.of(group.getKey(), "", "", "", Html.number(ok), "", "", "", "", Html.number(merged.getMean() / 1e9),
-                        Html.number(merged.getValueAtPercentile(50) / 1e9), Html.number(merged.getValueAtPercentile(99) / 1e9),
-                        Html.number(merged.getValueAtPercentile(99.9) / 1e9), Html.number(merged.getMaxValue() / 1e9)));
+                rows.add(List.of(group.getKey(), "", "", "", Html.number(ok), "", "", "", "", Html.millis(merged.getMean() / 1e9),
+                        Html.millis(merged.getValueAtPercentile(50) / 1e9), Html.millis(merged.getValueAtPercentile(99) / 1e9),
+                        Html.millis(merged.getValueAtPercentile(99.9) / 1e9), Html.millis(merged.getMaxValue() / 1e9)));
             }
         }
         body.table(List.of("run", "kind", "workload", "records", "ok", "not ok", "warm-up", "arrivals/s", "throughput/s",
-                "mean R (s)", "p50 (s)", "p99 (s)", "p99.9 (s)", "max (s)"), rows);
+                "mean R (ms)", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)"), rows);
         body.paragraph("Latency statistics count successful requests after warm-up; failed, dropped and unfinished requests are counted"
                 + " apart. Percentiles come from HdrHistograms (3 significant digits); merged rows merge the histograms, never average"
                 + " percentiles; the mean of a run is exact.");
@@ -206,7 +206,7 @@ public final class Report {
                         Html.number(p.ok()), transient_, interval(p.mean()), interval(p.p50()), interval(p.p99())));
             }
         }
-        body.table(List.of("run", "phase", "length (s)", "ok", "transient (MSER)", "mean R (s)", "p50 (s)", "p99 (s)"), rows);
+        body.table(List.of("run", "phase", "length (s)", "ok", "transient (MSER)", "mean R (ms)", "p50 (ms)", "p99 (ms)"), rows);
         body.paragraph("Outside warm-up. MSER runs on the means of " + SteadyState.WINDOWS + " equal time windows of the phase: the"
                 + " transient is the start it cuts; a cut near half the phase means the response time drifted all along (an"
                 + " overloaded server, or a warm-up far too short). Intervals are 95 % by sectioning: the phase is cut into "
@@ -215,7 +215,7 @@ public final class Report {
     }
 
     private static String interval(Estimate e) {
-        return Double.isNaN(e.halfWidth()) ? Html.number(e.value()) : Html.number(e.value()) + " ± " + Html.number(e.halfWidth());
+        return Double.isNaN(e.halfWidth()) ? Html.millis(e.value()) : Html.millis(e.value()) + " ± " + Html.millis(e.halfWidth());
     }
 
     /** Returns the joint fit (for simulating the model), when there is one. */
@@ -258,15 +258,17 @@ public final class Report {
         }
         List<List<String>> rows = new ArrayList<>();
         for (Parameter p : fit.parameters()) {
-            rows.add(List.of(p.name(), Html.number(p.value()), Html.number(p.standardError()), p.unit()));
+            boolean seconds = p.unit().equals("s");
+            rows.add(List.of(p.name(), seconds ? Html.millis(p.value()) : Html.number(p.value()),
+                    seconds ? Html.millis(p.standardError()) : Html.number(p.standardError()), seconds ? "ms" : p.unit()));
         }
         body.table(List.of("parameter", "value", "standard error", "unit"), rows);
         List<List<String>> residuals = new ArrayList<>();
         for (Residual r : fit.residuals()) {
-            residuals.add(List.of(r.name(), Html.number(r.x()), Html.number(r.measured()), Html.number(r.fitted()),
+            residuals.add(List.of(r.name(), Html.number(r.x()), Html.millis(r.measured()), Html.millis(r.fitted()),
                     Html.number(100 * r.relative()) + " %"));
         }
-        body.table(List.of("run", "arrival rate (1/s)", "measured mean (s)", "fitted (s)", "residual"), residuals);
+        body.table(List.of("run", "arrival rate (1/s)", "measured mean (ms)", "fitted (ms)", "residual"), residuals);
     }
 
     private Optional<DpbFit> dpbSection(List<RunData> measured) {
@@ -303,8 +305,8 @@ public final class Report {
             String how;
             try {
                 flushes = FlushDetector.detect(r); // the detector of fit dpb, so both give one answer on one log
-                how = flushes.count() + " flushes detected (departure pauses longer than " + Html.number(flushes.thresholdSeconds())
-                        + " s ending in a response-time spike)" + (flushes.count() > 1 ? ", median period " + Html.number(flushes.periodSeconds()) + " s" : "") + ".";
+                how = flushes.count() + " flushes detected (departure pauses longer than " + Html.millis(flushes.thresholdSeconds())
+                        + " ms ending in a response-time spike)" + (flushes.count() > 1 ? ", median period " + Html.number(flushes.periodSeconds()) + " s" : "") + ".";
             } catch (RuntimeException e) {
                 how = "No flush detection: " + e.getMessage() + ".";
             }
@@ -373,10 +375,11 @@ public final class Report {
                 replications.size() >= 2 ? replications : List.of());
         List<List<String>> rows = new ArrayList<>();
         for (Verdict v : c.rows()) {
-            rows.add(List.of(v.metric(), Html.number(v.measured()), Html.number(v.simulated()), Html.number(v.distance()),
-                    Html.number(v.yardstick()), v.verdict()));
+            java.util.function.DoubleFunction<String> cell = v.unit().equals("s") ? Html::millis : Html::number;
+            rows.add(List.of(v.metric(), cell.apply(v.measured()), cell.apply(v.simulated()), cell.apply(v.distance()),
+                    cell.apply(v.yardstick()), v.unit().equals("s") ? "ms" : v.unit(), v.verdict()));
         }
-        body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "verdict"), rows);
+        body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "unit", "verdict"), rows);
         body.paragraph("Yardstick: " + yardstick.description() + ", compared in " + c.yardstickPairs() + " pairs"
                 + (c.yardstickPairs() == 0 ? " (the simulated run is too short: simulate at least " + 4 * m.okCount() + " requests)" : "")
                 + "; a distance at or below the pairs' 95th percentile is within simulation noise.");
@@ -397,14 +400,14 @@ public final class Report {
                 continue;
             }
             double[] n = closed.stream().mapToDouble(r -> RunShape.of(r).jobs()).toArray();
-            nt.put(group.getKey(), new double[][] {n, closed.stream().mapToDouble(RunData::meanResponseSeconds).toArray()});
+            nt.put(group.getKey(), new double[][] {n, closed.stream().mapToDouble(r -> 1e3 * r.meanResponseSeconds()).toArray()});
             np.put(group.getKey(), new double[][] {n, closed.stream().mapToDouble(RunData::throughput).toArray()});
         }
         if (nt.isEmpty()) {
             body.paragraph("No closed runs among the inputs (a closed sweep gives these curves).");
             return;
         }
-        chart("n-t", Charts.closedCurve("N/T: mean response time vs concurrent requests", "mean response time (s)", nt),
+        chart("n-t", Charts.closedCurve("N/T: mean response time vs concurrent requests", "mean response time (ms)", nt),
                 "N/T of the closed runs, measured and simulated (seed 004, figures 2 and 6).");
         chart("n-p", Charts.closedCurve("N/P: throughput vs concurrent requests", "throughput (1/s)", np),
                 "N/P of the closed runs, measured and simulated (seed 004, figures 2 and 6).");
@@ -435,7 +438,7 @@ public final class Report {
                 + "body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}"
                 + "table{border-collapse:collapse;margin:0.5em 0 1em 0;font-size:0.85em}"
                 + "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
-                + "td:first-child,td:last-child{text-align:left}td{overflow-wrap:anywhere}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+                + "td:first-child,td:last-child{text-align:left}td{overflow-wrap:break-word}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
                 + "figcaption{font-size:0.9em;color:#444}\n</style>\n</head>\n<body>\n<h1>queuelab report</h1>\n"
                 + "<p>Generated " + Instant.now() + " by queuelab reports.</p>\n"
                 + body.contents() + body + "</body>\n</html>\n";

@@ -108,6 +108,18 @@ class ReportTest {
     }
 
     @Test
+    void timesAreInMillisecondsAndColumnsBreakOnlyBetweenWords() throws IOException {
+        String text = document.getDocumentElement().getTextContent();
+        assertTrue(text.contains("mean R (ms)") && text.contains("measured mean (ms)"), "table headers in ms");
+        assertFalse(text.contains("mean R (s)") || text.contains("p99 (s)"), "no response time in seconds");
+        RunData single = RunData.read(tmp.resolve("measured").resolve("closed-1"));
+        assertTrue(text.contains(Html.millis(single.meanResponseSeconds())), "the N = 1 run's mean in ms: "
+                + Html.millis(single.meanResponseSeconds()));
+        String style = document.getElementsByTagName("style").item(0).getTextContent();
+        assertFalse(style.contains("anywhere") || style.contains("break-all"), "cells must not break inside words: " + style);
+    }
+
+    @Test
     void tablesCarryTheFitsTheVerdictsAndTheFlushes() throws IOException {
         String text = document.getDocumentElement().getTextContent();
         assertTrue(text.contains("DPB_max"), "DPB table");
