@@ -26,10 +26,8 @@ import io.queuelab.sim.SimulationResult;
 import io.queuelab.sim.Workload;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -419,9 +417,7 @@ public final class Report {
             unique = id + "-" + k;
         }
         chartIds.add(unique);
-        ByteArrayOutputStream svg = new ByteArrayOutputStream();
-        VectorGraphicsEncoder.saveVectorGraphic(chart, svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-        String inline = svg.toString(StandardCharsets.UTF_8).replaceFirst("(?s)^.*?(<svg)", "$1");
+        String inline = CompactSvg.of(chart);
         String png = String.format("%02d-%s.png", chartIds.size(), unique);
         BitmapEncoder.saveBitmap(chart, pngDir.resolve(png).toString(), BitmapEncoder.BitmapFormat.PNG);
         body.raw("<figure class=\"chart\" id=\"" + Html.escape(unique) + "\">\n").raw(inline).raw("\n<figcaption>")
