@@ -2,6 +2,7 @@ package io.queuelab.reports.report;
 
 import io.queuelab.reports.data.IntervalSeries;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.reports.fit.Flushes;
 import io.queuelab.reports.fit.ModelFit;
 import org.HdrHistogram.Histogram;
@@ -41,8 +42,11 @@ final class Charts {
         return chart;
     }
 
-    /** Response time of each (thinned) request vs its completion instant, per-interval max, detected flushes. */
-    static XYChart responseOverTime(RunData run, Flushes flushes) {
+    /**
+     * Response time of each (thinned) request vs its completion instant, per-interval max,
+     * detected flushes, and the server's telemetry (if any) on a right-hand axis of the same clock.
+     */
+    static XYChart responseOverTime(RunData run, Flushes flushes, java.util.Optional<ServerTelemetry> telemetry) {
         XYChart chart = chart("Response time vs time: " + run.name(), "time (s)", "response time (ms)");
         double[] at = everyKth(run.sample().atSeconds(), MAX_POINTS);
         if (at.length > 0) {
@@ -83,7 +87,23 @@ final class Charts {
             marks.setMarker(SeriesMarkers.TRIANGLE_UP);
             marks.setMarkerColor(Color.RED);
         }
+        telemetry.ifPresent(t -> addTelemetry(chart, t));
         return chart;
+    }
+
+    /** Telemetry series on y-axis group 1, drawn on the right with its own scale. */
+    private static void addTelemetry(XYChart chart, ServerTelemetry telemetry) {
+        Color[] colors = {new Color(0, 150, 60), new Color(200, 110, 0)};
+        int k = 0;
+        for (Map.Entry<String, double[][]> e : telemetry.series().entrySet()) {
+            XYSeries series = chart.addSeries("server: " + e.getKey(), e.getValue()[0], e.getValue()[1]);
+            series.setYAxisGroup(1);
+            series.setMarker(SeriesMarkers.NONE);
+            series.setLineColor(colors[k++ % colors.length]);
+            series.setLineWidth(1.2f);
+        }
+        chart.setYAxisGroupTitle(1, "server: " + telemetry.axisTitle());
+        chart.getStyler().setYAxisGroupPosition(1, org.knowm.xchart.style.Styler.YAxisPosition.Right);
     }
 
     /** Empirical CDFs of response times from histograms, one series per named histogram. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.data.SteadyState;
+import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.sim.Estimate;
 import io.queuelab.reports.compare.Replications;
 import io.queuelab.reports.compare.Verdict;
@@ -308,8 +309,11 @@ public final class Report {
             } catch (RuntimeException e) {
                 how = "No flush detection: " + e.getMessage() + ".";
             }
-            chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes),
-                    "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how);
+            Optional<ServerTelemetry> telemetry = ServerTelemetry.of(r);
+            String server = telemetry.map(t -> " Server telemetry on the right axis, same clock: "
+                    + String.join(", ", t.series().keySet()) + ".").orElse("");
+            chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes, telemetry),
+                    "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how + server);
         }
         if (ordered.size() > MAX_TIME_CHARTS) {
             body.paragraph((ordered.size() - MAX_TIME_CHARTS) + " more runs not drawn.");
