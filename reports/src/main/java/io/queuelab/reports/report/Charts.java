@@ -157,12 +157,16 @@ final class Charts {
         }
     }
 
-    /** N/T or N/P: one series per kind of run (measured, simulated). */
-    static XYChart closedCurve(String title, String yTitle, Map<String, double[][]> series) {
+    /** N/T or N/P: one series of points per kind of run (measured, simulated), and model curves as lines. */
+    static XYChart closedCurve(String title, String yTitle, Map<String, double[][]> points, Map<String, double[][]> models) {
         XYChart chart = chart(title, "concurrent requests N", yTitle);
-        for (Map.Entry<String, double[][]> e : series.entrySet()) {
+        for (Map.Entry<String, double[][]> e : points.entrySet()) {
             XYSeries s = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             s.setMarker(SeriesMarkers.CIRCLE);
+        }
+        for (Map.Entry<String, double[][]> e : models.entrySet()) {
+            chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.NONE);
         }
         return chart;
     }

@@ -64,7 +64,7 @@ public final class Report {
             .thenComparingDouble(r -> RunShape.of(r).level());
 
     private final Html body = new Html();
-    private final List<String> chartIds = new ArrayList<>();
+    private final Map<String, XYChart> charts = new LinkedHashMap<>();
     private final Path pngDir;
     private final String pngDirName;
 
@@ -77,6 +77,12 @@ public final class Report {
 
     /** Writes the report of the given runs or sweep directories to {@code out}; returns its path. */
     public static Path write(List<Path> runsOrSweeps, Path out) throws IOException {
+        written(runsOrSweeps, out);
+        return out;
+    }
+
+    /** Writes the report and returns it, with its charts (for tests). */
+    static Report written(List<Path> runsOrSweeps, Path out) throws IOException {
         System.setProperty("java.awt.headless", "true");
         List<Path> paths = Runs.expand(runsOrSweeps);
         List<RunData> runs = Runs.read(paths);
@@ -86,7 +92,7 @@ public final class Report {
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
         Files.writeString(tmp, html, StandardCharsets.UTF_8);
         Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        return out;
+        return report;
     }
 
     private String build(List<RunData> unordered) throws IOException {
@@ -101,7 +107,7 @@ public final class Report {
         Optional<DpbFit> dpb = dpbSection(measured);
         timeSection(runs);
         comparisonSection(measured, simulated, mm1, dpb);
-        closedSection(measured, simulated);
+        closedSection(measured, simulated, mm1, dpb);
         return page();
     }
 
@@ -391,7 +397,8 @@ public final class Report {
         return a.closed() == b.closed() && Math.abs(a.level() - b.level()) <= 0.05 * Math.max(a.level(), b.level());
     }
 
-    private void closedSection(List<RunData> measured, List<RunData> simulated) throws IOException {
+    private void closedSection(List<RunData> measured, List<RunData> simulated, Optional<ModelFit> mm1, Optional<DpbFit> dpb)
+            throws IOException {
         body.heading("Closed runs: N/T and N/P");
         Map<String, double[][]> nt = new LinkedHashMap<>();
         Map<String, double[][]> np = new LinkedHashMap<>();
@@ -409,20 +416,31 @@ public final class Report {
             body.paragraph("No closed runs among the inputs (a closed sweep gives these curves).");
             return;
         }
-        chart("n-t", Charts.closedCurve("N/T: mean response time vs concurrent requests", "mean response time (ms)", nt),
-                "N/T of the closed runs, measured and simulated (seed 004, figures 2 and 6).");
-        chart("n-p", Charts.closedCurve("N/P: throughput vs concurrent requests", "throughput (1/s)", np),
-                "N/P of the closed runs, measured and simulated (seed 004, figures 2 and 6).");
+        List<RunData> closedMeasured = measured.stream().filter(r -> RunShape.of(r).closed())
+                .sorted(Comparator.comparingInt(r -> RunShape.of(r).jobs())).toList();
+        Optional<ClosedModelCurves> model = closedMeasured.isEmpty() ? Optional.empty()
+                : ClosedModelCurves.of(closedMeasured, mm1, dpb, YARDSTICK_SEED - 2);
+        Map<String, double[][]> ntModel = new LinkedHashMap<>(), npModel = new LinkedHashMap<>();
+        model.ifPresent(m -> {
+            ntModel.put(m.name(), new double[][] {m.jobs(), java.util.Arrays.stream(m.responseSeconds()).map(v -> 1e3 * v).toArray()});
+            npModel.put(m.name(), new double[][] {m.jobs(), m.throughput()});
+        });
+        String modelNote = model.map(m -> " The line is the " + m.name() + ".")
+                .orElse(closedMeasured.isEmpty() ? "" : " No model line: it needs an identified M/M/1 fit of open runs or a DPB fit.");
+        chart("n-t", Charts.closedCurve("N/T: mean response time vs concurrent requests", "mean response time (ms)", nt, ntModel),
+                "N/T of the closed runs, measured and simulated (seed 004, figures 2 and 6)." + modelNote);
+        chart("n-p", Charts.closedCurve("N/P: throughput vs concurrent requests", "throughput (1/s)", np, npModel),
+                "N/P of the closed runs, measured and simulated (seed 004, figures 2 and 6)." + modelNote);
     }
 
     private void chart(String id, XYChart chart, String caption) throws IOException {
         String unique = id;
-        for (int k = 2; chartIds.contains(unique); k++) {
+        for (int k = 2; charts.containsKey(unique); k++) {
             unique = id + "-" + k;
         }
-        chartIds.add(unique);
+        charts.put(unique, chart);
         String inline = CompactSvg.of(chart);
-        String png = String.format("%02d-%s.png", chartIds.size(), unique);
+        String png = String.format("%02d-%s.png", charts.size(), unique);
         BitmapEncoder.saveBitmap(chart, pngDir.resolve(png).toString(), BitmapEncoder.BitmapFormat.PNG);
         body.raw("<figure class=\"chart\" id=\"" + Html.escape(unique) + "\">\n").raw(inline).raw("\n<figcaption>")
                 .raw(Html.escape(caption)).raw(" <a href=\"" + Html.escape(pngDirName + "/" + png) + "\">PNG</a></figcaption>\n</figure>\n");
@@ -430,6 +448,11 @@ public final class Report {
 
     private static String slug(String name) {
         return Html.anchor(name);
+    }
+
+    /** The charts drawn, by figure id. */
+    Map<String, XYChart> charts() {
+        return charts;
     }
 
     private String page() {

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -35,11 +36,18 @@ class ReportSizeTest {
         for (int n : new int[] {1, 2, 4, 8, 16, 32, 64}) {
             measured(sweep.resolve("closed-" + n), server, Workload.closed(n), seed++);
         }
-        Path html = Report.write(List.of(sweep), tmp.resolve("report.html"));
+        Path html = tmp.resolve("report.html");
+        Report report = Report.written(List.of(sweep), html);
         String text = Files.readString(html);
         int charts = text.split("<figure class=\"chart\"", -1).length - 1;
         assertTrue(charts >= 12 + 1 + 6 + 2, charts + " charts");
         assertTrue(Files.size(html) <= MAX_BYTES, Files.size(html) + " bytes for " + charts + " charts");
+
+        // the M/M/1 fitted to the open runs, by MVA, over the closed runs it also generated
+        var mva = report.charts().get("n-t").getSeriesMap().get("fitted modified M/M/1 (exact MVA)");
+        assertEquals(64, mva.getXData().length);
+        double measured64 = 1e3 * io.queuelab.reports.data.RunData.read(sweep.resolve("closed-64")).meanResponseSeconds();
+        assertEquals(measured64, mva.getYData()[63], 0.05 * measured64);
     }
 
     private static void measured(Path dir, Model model, Workload workload, long seed) throws IOException {

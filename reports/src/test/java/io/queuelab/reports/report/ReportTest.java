@@ -32,6 +32,7 @@ class ReportTest {
     static Path tmp;
     static Path html;
     static Document document;
+    static Report report;
 
     @BeforeAll
     static void writeReport() throws Exception {
@@ -48,7 +49,8 @@ class ReportTest {
             measuredRun(measured.resolve("closed-" + n), table1, Workload.closed(n), n == 1 ? 3000 : 600, seed++);
             SimRuns.writeFor(simulated.resolve("closed-" + n), table1, Workload.closed(n), 600, seed++);
         }
-        html = Report.write(List.of(measured, simulated), tmp.resolve("report.html"));
+        html = tmp.resolve("report.html");
+        report = Report.written(List.of(measured, simulated), html);
         document = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(html.toFile());
     }
 
@@ -88,6 +90,29 @@ class ReportTest {
         // 7 measured + 4 simulated runs: 11 response-time charts, the rate chart, 4 CDFs of measured runs
         // with a simulated twin, 3 CDFs of measured runs against the fitted DPB model, N/T and N/P
         assertEquals(11 + 1 + 4 + 3 + 2, ids.size(), ids.toString());
+    }
+
+    @Test
+    void everyCdfChartDrawsBothCurvesAndTheClosedChartsDrawTheModel() {
+        int cdfs = 0;
+        for (var e : report.charts().entrySet()) {
+            if (!e.getKey().startsWith("cdf-")) {
+                continue;
+            }
+            cdfs++;
+            var series = List.copyOf(e.getValue().getSeriesMap().values());
+            assertEquals(2, series.size(), e.getKey());
+            assertTrue(series.get(0).getName().startsWith("measured "), e.getKey());
+            for (var s : series) {
+                assertTrue(s.getXData().length > 10 && s.getYData()[s.getYData().length - 1] > 0.99,
+                        e.getKey() + ": " + s.getName() + " is not a whole CDF");
+            }
+        }
+        assertEquals(7, cdfs);
+        for (String id : List.of("n-t", "n-p")) {
+            var model = report.charts().get(id).getSeriesMap().get("fitted DPB model (model-sim at each N)");
+            assertTrue(model != null && model.getXData().length == 3, id + " has the model at N = 1, 5, 50");
+        }
     }
 
     @Test
