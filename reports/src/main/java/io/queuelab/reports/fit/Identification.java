@@ -71,7 +71,9 @@ public record Identification(String reason, List<String> evidence) {
         }
 
         Checks notPinned(String name, double value, double lower, double upper) {
-            double tolerance = 1e-6 * Math.abs(value);
+            // within 0.1 %: a least-squares optimum that close to a bound is held there by it (e.g. a
+            // utilization of 0.999 at the highest rate fitting one overloaded point), not found freely
+            double tolerance = 1e-3 * Math.abs(value);
             boolean atLower = value - lower <= tolerance;
             boolean atUpper = upper - value <= tolerance;
             return require(!atLower && !atUpper, String.format(Locale.ROOT, "%s = %.4g is pinned at its bound %.4g", name, value,
