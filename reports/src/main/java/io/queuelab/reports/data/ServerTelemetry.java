@@ -53,9 +53,9 @@ public record ServerTelemetry(String axisTitle, Map<String, double[][]> series) 
             samples.add(new double[] {(Long.parseLong(row[0]) - anchorEpochNanos) / 1e9, value(row, dirty), value(row, flushed)});
         }
         Map<String, double[][]> series = new LinkedHashMap<>();
-        putIfAny(series, "InnoDB dirty pages", gauge(samples, 1));
-        putIfAny(series, "InnoDB pages flushed per s", rate(samples, 2));
-        return new ServerTelemetry("pages", series);
+        putIfAny(series, "dirty pages", gauge(samples, 1));
+        putIfAny(series, "pages flushed/s", rate(samples, 2));
+        return new ServerTelemetry("InnoDB pages", series);
     }
 
     static ServerTelemetry cassandra(Path csv, long anchorEpochNanos) throws IOException {
@@ -76,9 +76,9 @@ public record ServerTelemetry(String axisTitle, Map<String, double[][]> series) 
         List<double[]> samples = new ArrayList<>(); // {t, flushes completed, compactions active}
         byInstant.forEach((t, sums) -> samples.add(new double[] {(t - anchorEpochNanos) / 1e9, sums[0], sums[1]}));
         Map<String, double[][]> series = new LinkedHashMap<>();
-        putIfAny(series, "memtable flushes per s", rate(samples, 1));
+        putIfAny(series, "memtable flushes/s", rate(samples, 1));
         putIfAny(series, "compactions running", gauge(samples, 2));
-        return new ServerTelemetry("flushes per s, compactions", series);
+        return new ServerTelemetry("Cassandra", series);
     }
 
     private static List<String[]> read(Path csv) throws IOException {

@@ -27,6 +27,8 @@ final class Charts {
     static final int HEIGHT = 420;
     /** Points drawn per scatter: more only make the SVG heavy. */
     static final int MAX_POINTS = 2000;
+    /** Detected flushes marked per chart at most. */
+    static final int MAX_FLUSH_MARKS = 500;
 
     private Charts() {
     }
@@ -82,7 +84,9 @@ final class Charts {
             for (int i = 0; i < ends.length; i++) {
                 ends[i] = flushes.starts()[i] + flushes.pauses()[i];
             }
-            XYSeries marks = chart.addSeries("detected flush (" + flushes.count() + "): pause length", ends, millis(flushes.pauses()));
+            // at most MAX_FLUSH_MARKS drawn: thousands of pauses (a busy closed run) are a red band either way
+            XYSeries marks = chart.addSeries("flush pauses (" + flushes.count() + ")", everyKth(ends, MAX_FLUSH_MARKS),
+                    millis(everyKth(flushes.pauses(), MAX_FLUSH_MARKS)));
             marks.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             marks.setMarker(SeriesMarkers.TRIANGLE_UP);
             marks.setMarkerColor(Color.RED);
@@ -96,13 +100,13 @@ final class Charts {
         Color[] colors = {new Color(0, 150, 60), new Color(200, 110, 0)};
         int k = 0;
         for (Map.Entry<String, double[][]> e : telemetry.series().entrySet()) {
-            XYSeries series = chart.addSeries("server: " + e.getKey(), e.getValue()[0], e.getValue()[1]);
+            XYSeries series = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
             series.setYAxisGroup(1);
             series.setMarker(SeriesMarkers.NONE);
             series.setLineColor(colors[k++ % colors.length]);
             series.setLineWidth(1.2f);
         }
-        chart.setYAxisGroupTitle(1, "server: " + telemetry.axisTitle());
+        chart.setYAxisGroupTitle(1, telemetry.axisTitle());
         chart.getStyler().setYAxisGroupPosition(1, org.knowm.xchart.style.Styler.YAxisPosition.Right);
     }
 

@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  *
  * <p>Guarantees: the same drawing to a tenth of a pixel, except that (1) the chart's title is left
  * out (the figure's caption says it, as text) and (2) a series' markers become one path of round
- * dots (zero-length subpaths with round caps) of the same colour, size and opacity, so where
- * markers overlap the opacity does not add up.
+ * dots (zero-length subpaths with round caps) of the same colour, size and opacity, and
+ * consecutive shapes of one style become one path, so where they overlap the opacity does not add
+ * up.
  */
 final class CompactSvg {
     private static final Pattern MARKER = Pattern.compile(
@@ -27,6 +28,7 @@ final class CompactSvg {
                     + "(?:fill-opacity:([0-9.]+);)?stroke:none;\"/>");
     private static final Pattern SEGMENT = Pattern.compile(
             "\\s*<line style=\"([^\"]+)\" x1=\"([-0-9.]+)\" x2=\"([-0-9.]+)\" y1=\"([-0-9.]+)\" y2=\"([-0-9.]+)\"/>");
+    private static final Pattern SHAPE = Pattern.compile("\\s*<path d=\"([MLQZ0-9., -]+)\" style=\"([^\"]+)\"/>");
     private static final Pattern PATH_DATA = Pattern.compile(" d=\"([MLQZ0-9., -]+)\"");
     private static final Pattern PATH_TOKEN = Pattern.compile("[MLQZ]|-?[0-9]+(?:\\.[0-9]+)?");
     /** Coordinates' decimals beyond the first (opacities keep theirs). */
@@ -48,7 +50,7 @@ final class CompactSvg {
     }
 
     static String compact(String svg) {
-        String joined = joinSegments(joinMarkers(svg));
+        String joined = joinPaths(joinSegments(joinMarkers(svg)));
         Matcher d = PATH_DATA.matcher(joined);
         StringBuilder out = new StringBuilder(joined.length());
         while (d.find()) {
@@ -110,6 +112,29 @@ final class CompactSvg {
         }
         if (style != null) {
             closePath(out, path, style);
+        }
+        return out.append(svg, last, svg.length()).toString();
+    }
+
+    /** Runs of paths of one style (e.g. a series' triangle markers) become one path of their subpaths. */
+    private static String joinPaths(String svg) {
+        Matcher m = SHAPE.matcher(svg);
+        StringBuilder out = new StringBuilder(svg.length());
+        StringBuilder data = new StringBuilder();
+        String style = null;
+        int last = 0;
+        while (m.find()) {
+            if (style != null && !(m.start() == last && m.group(2).equals(style))) {
+                closePath(out, data, style);
+                style = null;
+            }
+            out.append(svg, last, m.start());
+            data.append(m.group(1)).append(' ');
+            style = m.group(2);
+            last = m.end();
+        }
+        if (style != null) {
+            closePath(out, data, style);
         }
         return out.append(svg, last, svg.length()).toString();
     }

@@ -316,7 +316,7 @@ public final class Report {
                 how = "No flush detection: " + e.getMessage() + ".";
             }
             Optional<ServerTelemetry> telemetry = ServerTelemetry.of(r);
-            String server = telemetry.map(t -> " Server telemetry on the right axis, same clock: "
+            String server = telemetry.map(t -> " Server telemetry (" + t.axisTitle() + ") on the right axis, same clock: "
                     + String.join(", ", t.series().keySet()) + ".").orElse("");
             chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes, telemetry),
                     "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how + server);
@@ -339,7 +339,12 @@ public final class Report {
                         Replications.forSimulatedRun(s, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED));
             } else if (modelComparisons < MAX_MODEL_COMPARISONS && m.okCount() > 0 && (dpb.isPresent() || (mm1.isPresent() && shape.open()))) {
                 modelComparisons++;
-                compareWithFittedModel(m, shape, mm1, dpb);
+                try {
+                    compareWithFittedModel(m, shape, mm1, dpb);
+                } catch (IllegalArgumentException unstable) {
+                    // e.g. a fitted model whose capacity is below this run's rate: no steady state to simulate
+                    body.paragraph("No simulation of the fitted model for " + m.name() + ": " + unstable.getMessage() + ".");
+                }
             }
         }
         if (measured.isEmpty() || (simulated.isEmpty() && mm1.isEmpty() && dpb.isEmpty())) {

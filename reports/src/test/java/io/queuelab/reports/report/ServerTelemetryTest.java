@@ -46,19 +46,19 @@ class ServerTelemetryTest {
         Files.writeString(dir.resolve("server-status.csv"), csv);
         RunData data = RunData.read(dir);
         ServerTelemetry telemetry = ServerTelemetry.of(data).orElseThrow();
-        double[][] dirty = telemetry.series().get("InnoDB dirty pages");
+        double[][] dirty = telemetry.series().get("dirty pages");
         assertEquals(21, dirty[0].length);
         assertEquals(0.5, dirty[0][0], 1e-9);
         assertEquals(20.5, dirty[0][20], 1e-9);
         assertEquals(120, dirty[1][20]);
-        double[][] flushed = telemetry.series().get("InnoDB pages flushed per s");
+        double[][] flushed = telemetry.series().get("pages flushed/s");
         assertEquals(20, flushed[0].length);
         for (double rate : flushed[1]) {
             assertEquals(50, rate, 1e-9);
         }
 
         XYChart chart = Charts.responseOverTime(data, null, java.util.Optional.of(telemetry));
-        XYSeries series = chart.getSeriesMap().get("server: InnoDB dirty pages");
+        XYSeries series = chart.getSeriesMap().get("dirty pages");
         assertEquals(1, series.getYAxisGroup(), "right-hand axis");
         assertArrayEquals(dirty[0], series.getXData(), 1e-9);
         // the requests' instants share the clock: the run's 20 s overlap the telemetry's 0.5 ... 20.5 s
@@ -66,8 +66,8 @@ class ServerTelemetryTest {
         assertTrue(requests[0] < 1 && requests[requests.length - 1] > 19, "requests from " + requests[0]);
 
         Path html = Report.write(List.of(dir), tmp.resolve("r.html"));
-        assertTrue(Files.readString(html).contains("Server telemetry on the right axis, same clock: InnoDB dirty pages,"
-                + " InnoDB pages flushed per s."));
+        assertTrue(Files.readString(html).contains("Server telemetry (InnoDB pages) on the right axis, same clock: dirty pages,"
+                + " pages flushed/s."));
     }
 
     @Test
@@ -86,8 +86,8 @@ class ServerTelemetryTest {
         }
         Files.writeString(dir.resolve("cassandra-thread-pools.csv"), csv);
         ServerTelemetry telemetry = ServerTelemetry.of(RunData.read(dir)).orElseThrow();
-        assertArrayEquals(new double[] {2, 4, 6}, telemetry.series().get("memtable flushes per s")[0], 1e-9);
-        assertArrayEquals(new double[] {0.5, 0.5, 0.5}, telemetry.series().get("memtable flushes per s")[1], 1e-9);
+        assertArrayEquals(new double[] {2, 4, 6}, telemetry.series().get("memtable flushes/s")[0], 1e-9);
+        assertArrayEquals(new double[] {0.5, 0.5, 0.5}, telemetry.series().get("memtable flushes/s")[1], 1e-9);
         assertArrayEquals(new double[] {1, 0, 1, 2}, telemetry.series().get("compactions running")[1], 1e-9);
     }
 
