@@ -51,6 +51,9 @@ class IdentificationTest {
         }
         ModelFit joint = Mm1Fits.joint(points);
         assertEquals(1 / X, joint.value("mu"), 0.1 / X, joint.toTable());
+        // the evidence includes how far the curve misses the points, in their own standard errors
+        assertTrue(joint.identification().summary().matches(".*largest residual -?[0-9]+ % \\([0-9.]+ standard errors of its point\\).*"),
+                joint.identification().summary());
     }
 
     @Test

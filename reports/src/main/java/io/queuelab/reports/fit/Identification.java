@@ -124,6 +124,24 @@ public record Identification(String reason, List<String> evidence) {
                             + " where the model can only rise", slope, -t));
         }
 
+        /**
+         * How far the curve misses the points, as evidence only: identified parameters of a model
+         * that does not describe the data are estimates of the wrong model, which the reader
+         * should see, but the residuals do not decide identification.
+         */
+        Checks residuals(List<Mm1Point> points, List<Residual> residuals) {
+            double worst = 0, worstErrors = Double.NaN;
+            for (int i = 0; i < residuals.size(); i++) {
+                Residual r = residuals.get(i);
+                if (Math.abs(r.relative()) > Math.abs(worst)) {
+                    worst = r.relative();
+                    worstErrors = r.residual() / points.get(i).standardError();
+                }
+            }
+            return note(String.format(Locale.ROOT, "largest residual %.0f %%%s", 100 * worst, Double.isNaN(worstErrors) ? ""
+                    : String.format(Locale.ROOT, " (%.1f standard errors of its point)", Math.abs(worstErrors))));
+        }
+
         Checks utilization(double serviceTime, double highestRate) {
             return note(String.format(Locale.ROOT, "utilization reached %.2f at %.4g/s", serviceTime * highestRate, highestRate));
         }

@@ -126,6 +126,7 @@ public final class LoadDependentFit {
         if (!latencyFixed) {
             checks.relativeError("l", se[1], sorted.get(0).meanResponse(), "the lowest rate's mean response");
         }
+        checks.residuals(sorted, residuals);
         return new ModelFit(MODEL, method, parameters, residuals, lambda -> predict(lambda, best, capacity), checks.result());
     }
 
