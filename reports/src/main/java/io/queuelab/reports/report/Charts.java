@@ -26,7 +26,7 @@ final class Charts {
     static final int WIDTH = 960;
     static final int HEIGHT = 420;
     /** Points drawn per scatter: more only make the SVG heavy. */
-    static final int MAX_POINTS = 2000;
+    static final int MAX_POINTS = 1500;
     /** Detected flushes marked per chart at most. */
     static final int MAX_FLUSH_MARKS = 500;
 
