@@ -138,20 +138,22 @@ final class Charts {
         measured.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         measured.setMarker(SeriesMarkers.DIAMOND);
         double maxRate = java.util.Arrays.stream(x).max().orElse(1);
+        // a curve near saturation would stretch the axis until the points lie flat: drawn up to 3 x the highest mean
+        double ceiling = 3 * java.util.Arrays.stream(y).max().orElse(1);
         for (ModelFit fit : fits) {
             if (fit.identified()) { // an unidentified fit's curve would present its values as results
-                addCurve(chart, fit.method().split(":")[0] + " fit", fit.curve(), maxRate);
+                addCurve(chart, fit.method().split("[: ]")[0] + " fit", fit.curve(), maxRate, ceiling);
             }
         }
         return chart;
     }
 
-    private static void addCurve(XYChart chart, String name, DoubleUnaryOperator curve, double maxRate) {
+    private static void addCurve(XYChart chart, String name, DoubleUnaryOperator curve, double maxRate, double ceilingMillis) {
         List<Double> cx = new ArrayList<>(), cy = new ArrayList<>();
         for (int i = 0; i <= 200; i++) {
             double lambda = maxRate * 1.05 * i / 200;
             double value = curve.applyAsDouble(lambda);
-            if (Double.isFinite(value)) {
+            if (Double.isFinite(value) && 1e3 * value <= ceilingMillis) {
                 cx.add(lambda);
                 cy.add(1e3 * value);
             }
