@@ -30,10 +30,11 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code queuelab demo}: the main job end to end. Loads a Wisconsin relation into the database
- * (an embedded MariaDB unless {@code --jdbc-url} is given), runs open-loop Poisson SELECTs (seed
- * 001's E1) at several rates and UPDATEs (seed 004) at several rates with server telemetry, prints
- * each run's summary and self-check, and ends with an HTML report of each sweep (M/M/1 fits,
- * measured vs simulated response times, charts) beside the runs.
+ * (an embedded MariaDB unless {@code --jdbc-url} is given); for the read workload (a range
+ * aggregate, or seed 001's E1 SELECT) and seed 004's UPDATE in turn: a closed-loop probe measures
+ * the capacity, open-loop Poisson runs at fractions of it follow, then a closed sweep (N/T, N/P),
+ * all with server telemetry; prints each run's summary and self-check, and ends with an HTML
+ * report of each workload (M/M/1 fits, model curves, measured vs simulated response times, charts).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "The main job end to end: load a Wisconsin relation, sweep Poisson SELECT and UPDATE rates, summarise.")
@@ -41,15 +42,35 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--tuples", defaultValue = "100000", description = "Tuples of the Wisconsin relation (default ${DEFAULT-VALUE}).")
     int tuples;
 
-    @Option(names = "--select-rates", split = ",", defaultValue = "200,500,1000,2000",
-            description = "Poisson rates of the SELECT sweep (default ${DEFAULT-VALUE}).")
+    @Option(names = "--query", defaultValue = Workload.RANGE, paramLabel = "range|select",
+            description = "The read workload: range (SUM(unique3) over " + Workload.RANGE_ROWS + " consecutive keys, heavy on the"
+                    + " server so that it, not the client, saturates) or select (seed 001's E1 point SELECT). Default ${DEFAULT-VALUE}.")
+    String query;
+
+    @Option(names = "--select-rates", split = ",", paramLabel = "RATE",
+            description = "Fixed Poisson rates of the read sweep instead of fractions of its measured capacity.")
     List<Double> selectRates;
 
-    @Option(names = "--update-rates", split = ",", defaultValue = "50,100,200,400",
-            description = "Poisson rates of the UPDATE sweep (default ${DEFAULT-VALUE}).")
+    @Option(names = "--update-rates", split = ",", paramLabel = "RATE",
+            description = "Fixed Poisson rates of the UPDATE sweep instead of fractions of its measured capacity.")
     List<Double> updateRates;
 
-    @Option(names = "--duration", converter = DurationConverter.class, defaultValue = "20s",
+    @Option(names = "--fractions", split = ",", defaultValue = "0.1,0.3,0.5,0.7,0.8,0.9", paramLabel = "F",
+            description = "Open-loop rates as fractions of the capacity a closed-loop probe measures first (default ${DEFAULT-VALUE}).")
+    List<Double> fractions;
+
+    @Option(names = "--probe-jobs", defaultValue = "16", description = "Jobs of the capacity probe (default ${DEFAULT-VALUE}).")
+    int probeJobs;
+
+    @Option(names = "--probe-duration", converter = DurationConverter.class, defaultValue = "4s",
+            description = "Measured length of the capacity probe (default ${DEFAULT-VALUE}).")
+    Duration probeDuration;
+
+    @Option(names = "--closed", defaultValue = "1,4,16,64", paramLabel = "N,...|none",
+            description = "Job counts of the closed sweep of each workload, for N/T and N/P (default ${DEFAULT-VALUE}; none = no closed sweep).")
+    String closedJobs;
+
+    @Option(names = "--duration", converter = DurationConverter.class, defaultValue = "12s",
             description = "Measured length of each run (default ${DEFAULT-VALUE}).")
     Duration duration;
 
@@ -107,8 +128,14 @@ public final class DemoCommand implements Callable<Integer> {
         if (tuples < 1) {
             throw new IllegalArgumentException("--tuples must be at least 1, got " + tuples);
         }
-        List<SweepCommand.Level> selects = SweepCommand.levels(selectRates, null);
-        List<SweepCommand.Level> updates = SweepCommand.levels(updateRates, null);
+        if (!query.equals(Workload.RANGE) && !query.equals(Workload.SELECT)) {
+            throw new IllegalArgumentException("--query must be range or select, not '" + query + "'");
+        }
+        Map<String, List<SweepCommand.Level>> fixedRates = new LinkedHashMap<>();
+        fixedRates.put(query, selectRates == null ? null : SweepCommand.levels(selectRates, null));
+        fixedRates.put(Workload.UPDATE, updateRates == null ? null : SweepCommand.levels(updateRates, null));
+        List<Double> checkedFractions = CapacitySweep.fractions(fractions);
+        List<SweepCommand.Level> closedLevels = closedJobs.equals("none") ? List.of() : SweepCommand.levels(null, parseJobs(closedJobs));
         Path dir = out != null ? out : RunCommand.defaultRunDir("demo");
         refuseExisting(dir);
         PrintWriter w = spec.commandLine().getOut();
@@ -124,7 +151,8 @@ public final class DemoCommand implements Callable<Integer> {
                 sampler.start(runDir.resolve(ServerStatusSampler.FILE_NAME), telemetry);
                 return sampler;
             };
-            for (String operation : List.of(Workload.SELECT, Workload.UPDATE)) {
+            for (var sweep : fixedRates.entrySet()) {
+                String operation = sweep.getKey();
                 Workload workload = db.wisconsinWorkload(wisc.table(), operation, 0.5);
                 Map<String, Object> settings = new LinkedHashMap<>();
                 settings.put("backend", "jdbc");
@@ -132,8 +160,19 @@ public final class DemoCommand implements Callable<Integer> {
                 settings.put("table", wisc.table());
                 settings.put("tuples", tuples);
                 try (Backend backend = db.openBackend(workload, request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT))) {
-                    List<RunResult> results = SweepCommand.run(dir.resolve(operation), operation.equals(Workload.SELECT) ? selects : updates,
-                            duration, warmup, false, generator, backend, telemetryCompanion, settings, w);
+                    Path open = dir.resolve(operation);
+                    CapacitySweep.Probe probe = sweep.getValue() != null ? null : CapacitySweep.probe(open, probeJobs, probeDuration,
+                            warmup, generator, backend, telemetryCompanion, settings, w);
+                    List<RunResult> results = new ArrayList<>(SweepCommand.run(open,
+                            probe == null ? sweep.getValue() : probe.levels(checkedFractions),
+                            duration, warmup, false, generator, backend, telemetryCompanion, settings, w));
+                    if (probe != null) {
+                        runDirs.add(probe.moveInto(open));
+                    }
+                    if (!closedLevels.isEmpty()) {
+                        results.addAll(SweepCommand.run(dir.resolve(operation + "-closed"), closedLevels, duration, warmup, false,
+                                generator, backend, telemetryCompanion, settings, w));
+                    }
                     results.forEach(r -> runDirs.add(r.directory().path()));
                 }
             }
@@ -142,15 +181,31 @@ public final class DemoCommand implements Callable<Integer> {
         for (Path p : runDirs) {
             w.println("  " + p);
         }
-        // one report per sweep: the SELECT and UPDATE sweeps are fitted as two systems
-        for (String operation : List.of(Workload.SELECT, Workload.UPDATE)) {
+        // one report per workload, of its open and closed sweeps: the two workloads are fitted as two systems
+        for (String operation : fixedRates.keySet()) {
             w.println("writing the " + operation + " report (fits, simulated comparisons, charts)...");
             w.flush();
-            Path html = Report.write(List.of(dir.resolve(operation)), dir.resolve(operation + "-report.html"));
+            List<Path> sweeps = new ArrayList<>(List.of(dir.resolve(operation)));
+            if (!closedLevels.isEmpty()) {
+                sweeps.add(dir.resolve(operation + "-closed"));
+            }
+            Path html = Report.write(sweeps, dir.resolve(operation + "-report.html"));
             w.println("report: " + html.toAbsolutePath());
             w.flush();
         }
         return 0;
+    }
+
+    private static List<Integer> parseJobs(String list) {
+        List<Integer> jobs = new ArrayList<>();
+        for (String n : list.split(",")) {
+            try {
+                jobs.add(Integer.parseInt(n.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--closed takes job counts like 1,4,16,64 or none, not '" + list + "'");
+            }
+        }
+        return jobs;
     }
 
     /**

@@ -19,7 +19,7 @@ import java.util.Optional;
  * picocli mixin for commands that run the JDBC backend ({@code queuelab run --backend jdbc},
  * {@code queuelab demo}): the server ({@link JdbcConnectionOptions}: --jdbc-url, --user,
  * --password-env, --password-file, --embedded-dir, --server-arg), the workload (--operation
- * select|update|mix and --table, or --workload FILE); --read-ratio and --request-timeout come from
+ * select|update|mix|range and --table, or --workload FILE); --read-ratio and --request-timeout come from
  * the {@link RequestOptions} its owner declares beside it, the telemetry interval from its owner too.
  *
  * <p>Use:
@@ -44,9 +44,10 @@ public final class JdbcOptions implements AutoCloseable {
     @Mixin
     JdbcConnectionOptions connection = new JdbcConnectionOptions();
 
-    @Option(names = "--operation", paramLabel = "select|update|mix",
+    @Option(names = "--operation", paramLabel = "select|update|mix|range",
             description = "Built-in Wisconsin workload: select (E1: SELECT unique3 WHERE unique2=?), update (seed 004: "
-                    + "UPDATE SET unique3=? WHERE unique1=?) or mix (with --read-ratio). Default: select.")
+                    + "UPDATE SET unique3=? WHERE unique1=?), mix (with --read-ratio) or range (SUM(unique3) over 100"
+                    + " consecutive unique2). Default: select.")
     String operation;
 
     @Option(names = "--table", paramLabel = "NAME", description = "Wisconsin table of the built-in workloads (default: wisc).")
@@ -113,8 +114,8 @@ public final class JdbcOptions implements AutoCloseable {
         if (workloadFile != null && (operation != null || table != null)) {
             throw new IllegalArgumentException("--workload replaces --operation and --table; give one or the other");
         }
-        if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix")) {
-            throw new IllegalArgumentException("--operation must be select, update or mix, not '" + operation + "'");
+        if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix|range")) {
+            throw new IllegalArgumentException("--operation must be select, update, mix or range, not '" + operation + "'");
         }
     }
 }

@@ -39,6 +39,18 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--closed", split = ",", paramLabel = "N", description = "Closed-loop job counts, e.g. 1,2,5,10,20.")
     List<Integer> closed;
 
+    @Option(names = "--fractions", split = ",", paramLabel = "F",
+            description = "Capacity mode: a closed-loop saturation probe (--probe-jobs) measures X_max, then one open-loop run"
+                    + " per fraction of it, e.g. 0.1,0.3,0.5,0.7,0.8,0.9.")
+    List<Double> fractions;
+
+    @Option(names = "--probe-jobs", defaultValue = "32", description = "Jobs of the capacity probe (default ${DEFAULT-VALUE}).")
+    int probeJobs;
+
+    @Option(names = "--probe-duration", converter = DurationConverter.class, defaultValue = "5s",
+            description = "Measured length of the capacity probe (default ${DEFAULT-VALUE}).")
+    Duration probeDuration;
+
     @Option(names = "--duration", converter = DurationConverter.class, defaultValue = "30s",
             description = "Measured length of each run (default ${DEFAULT-VALUE}).")
     Duration duration;
@@ -70,6 +82,10 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (fractions != null) {
+            ModelOptions.refuse(rates != null || closed != null || simulate, "--fractions replaces --rates and --closed, on a backend");
+            return capacitySweep();
+        }
         List<Level> levels = levels(rates, closed);
         Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
         OutputPath.requireCreatable(dir, "sweep directory");
@@ -86,6 +102,23 @@ public final class SweepCommand implements Callable<Integer> {
         generator.defaultWorkers(backend.defaultWorkers());
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
             run(dir, levels, duration, warmup, constant, generator, b, server.companion(), backend.settings(), spec.commandLine().getOut());
+        }
+        return 0;
+    }
+
+    /** The capacity mode: the probe, then the open-loop rates at the fractions of its throughput. */
+    private int capacitySweep() throws Exception {
+        List<Double> checked = CapacitySweep.fractions(fractions);
+        Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
+        ModelOptions.refuse(java.nio.file.Files.exists(dir), dir + ": sweep directory already exists");
+        ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep");
+        java.io.PrintWriter w = spec.commandLine().getOut();
+        try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
+            Map<String, Object> settings = new LinkedHashMap<>(backend.settings());
+            CapacitySweep.Probe probe = CapacitySweep.probe(dir, probeJobs, probeDuration, warmup, generator, b, server.companion(), settings, w);
+            run(dir, probe.levels(checked), duration, warmup, constant, generator, b, server.companion(), settings, w);
+            w.println("capacity probe: " + probe.moveInto(dir));
+            w.flush();
         }
         return 0;
     }

@@ -23,11 +23,21 @@ class DemoCommandTest {
     @Test
     void demoRunsEndToEndAndTheJdbcBackendAnswersBadInputInOneLine() throws Exception {
         Path demo = dir.resolve("demo");
-        CliTestSupport.Result r = CliTestSupport.run("demo", "--embedded-dir", DB, "--tuples", "2000",
-                "--select-rates", "20,40", "--update-rates", "10", "--duration", "3s", "--warmup", "1s",
-                "--report-interval", "0", "--out", demo.toString());
+        // the SELECT sweep at fixed rates, the UPDATE sweep at fractions of its probed capacity, both with a closed sweep
+        CliTestSupport.Result r = CliTestSupport.run("demo", "--embedded-dir", DB, "--tuples", "2000", "--query", "select",
+                "--select-rates", "20,40", "--fractions", "0.05,0.1", "--probe-jobs", "4", "--probe-duration", "2s",
+                "--closed", "1,2", "--duration", "3s", "--warmup", "1s", "--report-interval", "0", "--out", demo.toString());
         assertEquals(0, r.exitCode(), r.err());
-        for (String run : new String[] {"select/rate-20", "select/rate-40", "update/rate-10"}) {
+        java.util.List<String> updateRuns;
+        try (var listing = Files.list(demo.resolve("update"))) {
+            updateRuns = listing.map(p -> "update/" + p.getFileName()).filter(p -> p.contains("rate-")).sorted().toList();
+        }
+        assertEquals(2, updateRuns.size(), updateRuns.toString());
+        assertTrue(r.out().contains("capacity probe: X_max = "), r.out());
+        java.util.List<String> runs = new java.util.ArrayList<>(java.util.List.of("select/rate-20", "select/rate-40",
+                "update/capacity-probe-closed-4", "select-closed/closed-1", "update-closed/closed-2"));
+        runs.addAll(updateRuns);
+        for (String run : runs) {
             RunDirectory rd = RunDirectory.open(demo.resolve(run));
             Manifest m = rd.manifest();
             assertTrue(m.complete(), run);
@@ -40,6 +50,7 @@ class DemoCommandTest {
         assertTrue(r.out().contains("report: "), r.out());
         String html = Files.readString(demo.resolve("select-report.html"));
         assertTrue(html.contains("<svg") && html.contains("select/rate-40"), "the report shows the runs and charts");
+        assertTrue(html.contains("id=\"n-t\"") && html.contains("select-closed/closed-2"), "the closed sweep is in the report");
         assertTrue(Files.readString(demo.resolve("select").resolve("sweep.json")).contains("\"complete\" : true"));
 
         // the relation the demo loaded serves plain runs too
@@ -48,6 +59,12 @@ class DemoCommandTest {
                 "--duration", "2s", "--report-interval", "0", "--out", run.toString());
         assertEquals(0, u.exitCode(), u.err());
         assertEquals("update", RunSummary.of(RunDirectory.open(run)).byOperation.keySet().iterator().next());
+        Path range = dir.resolve("range-run");
+        CliTestSupport.Result g = CliTestSupport.run("run", "--embedded-dir", DB, "--operation", "range", "--rate", "30",
+                "--duration", "2s", "--report-interval", "0", "--out", range.toString());
+        assertEquals(0, g.exitCode(), g.err());
+        RunSummary rangeSummary = RunSummary.of(RunDirectory.open(range));
+        assertEquals(rangeSummary.records, rangeSummary.count("ok"), "every range aggregate answered: " + rangeSummary.outcomes);
 
         Path badWorkload = Files.writeString(dir.resolve("bad.json"), "{ this is not json");
         String[][] cases = {

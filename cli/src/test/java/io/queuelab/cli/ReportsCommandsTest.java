@@ -113,6 +113,51 @@ class ReportsCommandsTest {
                 "self-check of measured runs");
     }
 
+    /** A CSV request log of "another tool" whose mean response falls with the rate (warm-up, not queueing). */
+    private Path fallingCsvLog(double rate, double meanResponse) throws java.io.IOException {
+        Path csv = tmp.resolve("falling-" + (int) rate + ".csv");
+        StringBuilder s = new StringBuilder("start_ms,elapsed_us,outcome\n");
+        java.util.Random random = new java.util.Random((long) rate);
+        for (int i = 0; i < rate * 30; i++) {
+            s.append(String.format(java.util.Locale.ROOT, "%.3f,%.1f,ok%n", 1000 * i / rate,
+                    1e6 * meanResponse * -Math.log(1 - random.nextDouble())));
+        }
+        Files.writeString(csv, s);
+        return csv;
+    }
+
+    @Test
+    void fitMm1OnAFallingSweepSaysNotIdentifiedInsteadOfNumbers() throws java.io.IOException {
+        Path a = fallingCsvLog(200, 0.00037), b = fallingCsvLog(500, 0.00029), c = fallingCsvLog(1000, 0.00020);
+        assertEquals(0, run("fit", "mm1", a.toString(), b.toString(), c.toString()), stderr());
+        String o = stdout();
+        assertTrue(o.contains("not identified: the measured mean response falls as the rate rises"), o);
+        assertFalse(Pattern.compile("(?m)^\\s+(mu|x|l)\\s+[-0-9]").matcher(o).find(), "no fitted values:\n" + o);
+
+        Path html = tmp.resolve("falling.html");
+        assertEquals(0, run("report", a.toString(), b.toString(), c.toString(), "--out", html.toString()), stderr());
+        String report = Files.readString(html);
+        assertTrue(report.contains("not identified: the measured mean response falls"), "report says so");
+        assertFalse(report.contains("<td>mu</td>"), "no parameter table for an unidentified fit");
+    }
+
+    @Test
+    void reportOfARateSweepOfCsvLogsComparesThemWithTheFittedModel() throws java.io.IOException {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("report"));
+        for (String rate : new String[] {"10", "40", "60", "80"}) {
+            Path run = simulate("csv-sweep/rate-" + rate, "--lambda", rate, "--customers", "40000");
+            Path csv = tmp.resolve("rate-" + rate + ".csv");
+            assertEquals(0, run("export", run.toString(), "--csv", csv.toString()), stderr());
+            args.add(csv.toString());
+        }
+        Path html = tmp.resolve("csv-sweep.html");
+        args.addAll(java.util.List.of("--out", html.toString()));
+        assertEquals(0, run(args.toArray(String[]::new)), stderr());
+        String report = Files.readString(html);
+        assertTrue(report.contains("id=\"cdf-model-rate-80"), "the CSV runs compared with the fitted model");
+        assertTrue(report.contains("vs fitted modified M/M/1"), "comparison caption");
+    }
+
     @Test
     void badInputIsOneLineAndExitCode2() throws java.io.IOException {
         Path missing = tmp.resolve("missing");

@@ -33,6 +33,31 @@ class SweepCommandTest {
     }
 
     @Test
+    void capacityModeProbesTheServerThenRunsAtFractionsOfItsThroughput() throws Exception {
+        Path sweep = dir.resolve("capacity");
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "mm1", "--mu", "400", "--fractions", "0.25,0.5",
+                "--probe-jobs", "16", "--probe-duration", "3s", "--duration", "2s", "--warmup", "500ms", "--report-interval", "0",
+                "--out", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("X_max = ([0-9.]+)").matcher(r.out());
+        assertTrue(m.find(), r.out());
+        double capacity = Double.parseDouble(m.group(1));
+        // 16 jobs keep the server busy: its throughput is its service rate
+        assertEquals(400, capacity, 400 * 0.1, r.out());
+        String json = Files.readString(sweep.resolve("sweep.json"));
+        assertTrue(json.contains("\"complete\" : true"), json);
+        for (double fraction : new double[] {0.25, 0.5}) {
+            double rate = Math.round(fraction * capacity * 10) / 10.0;
+            String run = "rate-" + (rate == Math.rint(rate) ? Long.toString((long) rate) : Double.toString(rate));
+            assertTrue(json.contains(run), run + " in " + json);
+            RunSummary s = RunSummary.of(RunDirectory.open(sweep.resolve(run)));
+            assertEquals(rate * 2, s.all.response.getTotalCount(), 5 * Math.sqrt(rate * 2), run);
+        }
+        assertTrue(Manifest.read(sweep.resolve("capacity-probe-closed-16")).complete(), "the probe is kept in the sweep");
+        assertFalse(Files.exists(dir.resolve("capacity.capacity-probe-closed-16")));
+    }
+
+    @Test
     void simulatedClosedSweepMatchesTheDirtyPageBufferModel() throws Exception {
         Path sweep = dir.resolve("sim");
         CliTestSupport.Result r = CliTestSupport.run("sweep", "--simulate", "--model", "dpb", "--closed", "1,10",
@@ -55,6 +80,10 @@ class SweepCommandTest {
                 {"sweep", "--simulate", "--model", "mm1", "--service", "exp:0.01", "--rates", "50,150", "--out", dir.resolve("a").toString()},
                 {"sweep", "--simulate", "--rates", "5", "--out", dir.resolve("a").toString()},
                 {"sweep", "--model", "mm1", "--backend", "noop", "--rates", "5", "--out", dir.resolve("a").toString()},
+                {"sweep", "--backend", "noop", "--fractions", "0.5,1.2", "--out", dir.resolve("a").toString()},
+                {"sweep", "--backend", "noop", "--fractions", "0.5,0.5", "--out", dir.resolve("a").toString()},
+                {"sweep", "--backend", "noop", "--fractions", "0.5", "--rates", "5", "--out", dir.resolve("a").toString()},
+                {"sweep", "--backend", "noop", "--fractions", "0.5", "--probe-jobs", "0", "--out", dir.resolve("a").toString()},
         };
         for (String[] args : cases) {
             CliTestSupport.Result r = CliTestSupport.run(args);

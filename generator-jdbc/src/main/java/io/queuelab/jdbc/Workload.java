@@ -43,6 +43,9 @@ public record Workload(String name, List<WorkloadStatement> statements, List<Str
     public static final String SELECT = "select";
     public static final String UPDATE = "update";
     public static final String MIX = "mix";
+    public static final String RANGE = "range";
+    /** Consecutive keys the range aggregate reads. */
+    public static final int RANGE_ROWS = 10000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public Workload {
@@ -73,6 +76,18 @@ public record Workload(String name, List<WorkloadStatement> statements, List<Str
         return new Workload(UPDATE, List.of(update(table, tuples, 1)), List.of(table));
     }
 
+    /**
+     * A range aggregate, {@code SELECT SUM(unique3)} over {@link #RANGE_ROWS} consecutive keys of
+     * the clustered primary key unique2 from a uniform start: a hundred rows of server work for one
+     * row of result, so the server, not the client, limits the throughput.
+     */
+    public static Workload wisconsinRange(String table, int tuples) {
+        WisconsinRelation.requireIdentifier(table);
+        return new Workload(RANGE, List.of(new WorkloadStatement(RANGE, "SELECT SUM(unique3) FROM (SELECT unique3 FROM " + table
+                + " WHERE unique2 >= ? ORDER BY unique2 LIMIT " + RANGE_ROWS + ") r", 1,
+                List.of(new ParameterSpec.Uniform(0, Math.max(0, tuples - RANGE_ROWS))))), List.of(table));
+    }
+
     /** E1's SELECT and seed 004's UPDATE, a fraction {@code readRatio} of requests being SELECTs. */
     public static Workload wisconsinMix(String table, int tuples, double readRatio) {
         if (!(readRatio >= 0 && readRatio <= 1)) {
@@ -81,13 +96,14 @@ public record Workload(String name, List<WorkloadStatement> statements, List<Str
         return new Workload(MIX, List.of(select(table, tuples, readRatio), update(table, tuples, 1 - readRatio)), List.of(table));
     }
 
-    /** A built-in workload by name: select, update or mix. */
+    /** A built-in workload by name: select, update, mix or range. */
     public static Workload wisconsin(String operation, String table, int tuples, double readRatio) {
         return switch (operation) {
             case SELECT -> wisconsinSelect(table, tuples);
             case UPDATE -> wisconsinUpdate(table, tuples);
             case MIX -> wisconsinMix(table, tuples, readRatio);
-            default -> throw new IllegalArgumentException("unknown operation '" + operation + "' (expected select, update or mix)");
+            case RANGE -> wisconsinRange(table, tuples);
+            default -> throw new IllegalArgumentException("unknown operation '" + operation + "' (expected select, update, mix or range)");
         };
     }
 

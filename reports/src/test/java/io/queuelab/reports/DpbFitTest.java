@@ -48,12 +48,18 @@ class DpbFitTest {
         assertEquals(trueFlushes, flushes.count(), 0.02 * trueFlushes);
         // period = DPB_max / lambda (seed 004, equation 1)
         assertEquals(111 / 25.0, flushes.periodSeconds(), 0.05 * 111 / 25.0);
+        // the open run's own threshold (what the report uses on a lone log) finds the same flushes, and fit dpb reports those
+        Flushes own = FlushDetector.detect(open);
+        assertEquals(trueFlushes, own.count(), 0.02 * trueFlushes, "own threshold " + own.thresholdSeconds() + " s");
+        assertEquals(flushes.thresholdSeconds(), own.thresholdSeconds(), 0.1 * flushes.thresholdSeconds());
+        assertEquals(own.count(), DpbFit.fit(open, closed, single).openFlushes().count());
     }
 
     @Test
     void table1IsRecoveredWithin10PercentPerParameter() {
         DpbFit fit = DpbFit.fit(open, closed, single);
         String table = fit.toTable();
+        assertTrue(fit.identification().identified(), table);
         assertEquals(111, fit.bufferPages(), 11.1, table);
         assertEquals(0.0269, fit.processingMean(), 0.00269, table);
         assertEquals(0.00433, fit.dirtyPageMean(), 0.000433, table);

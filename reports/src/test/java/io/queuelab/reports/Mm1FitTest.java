@@ -43,6 +43,7 @@ class Mm1FitTest {
     @Test
     void paperMethodRecoversMuAndLatencyWithin5Percent() {
         ModelFit fit = Mm1Fits.paper(points);
+        assertTrue(fit.identified(), fit.toTable());
         assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toTable());
         assertEquals(L, fit.value("l"), 0.05 * L, fit.toTable());
         assertEquals(points.get(0).meanResponse(), fit.value("R0"), 1e-12);
@@ -56,6 +57,7 @@ class Mm1FitTest {
     @Test
     void jointFitRecoversMuAndLatencyWithin5PercentWithStandardErrors() {
         ModelFit fit = Mm1Fits.joint(points);
+        assertTrue(fit.identified(), fit.toTable());
         assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toTable());
         assertEquals(L, fit.value("l"), 0.05 * L, fit.toTable());
         double seMu = fit.parameter("mu").standardError();
@@ -82,6 +84,7 @@ class Mm1FitTest {
             ld.add(Mm1Point.of(RunData.read(dir)));
         }
         ModelFit fit = LoadDependentFit.fitWithLatency(ld, 1000, 0);
+        assertTrue(fit.identified(), fit.toTable());
         assertEquals(p, fit.value("p"), 0.25 * p, fit.toTable());
         assertEquals(x, fit.value("x"), 0.05 * x, fit.toTable());
         ModelFit free = LoadDependentFit.fit(ld, 1000);

@@ -24,6 +24,7 @@ public final class DepartureGaps {
     private int buffered;
 
     private final Histogram gapsMicros = new Histogram(3);
+    private final Histogram busyGapsMicros = new Histogram(3);
     private long lastDepartureMicros = Long.MIN_VALUE;
     private long late;
     private long departures;
@@ -76,6 +77,9 @@ public final class DepartureGaps {
         if (lastDepartureMicros != Long.MIN_VALUE) {
             long gap = micros - lastDepartureMicros;
             gapsMicros.recordValue(gap);
+            if (responseMicros >= gap) {
+                busyGapsMicros.recordValue(gap);
+            }
             if (gap > longFloorMicros) {
                 addLongGap(lastDepartureMicros, gap, responseMicros);
             }
@@ -117,6 +121,16 @@ public final class DepartureGaps {
     /** Histogram of all gaps, in microseconds. */
     public Histogram gapsMicros() {
         return gapsMicros;
+    }
+
+    /**
+     * Histogram of the busy gaps, in microseconds: those whose closing request was already in the
+     * system when the gap opened (its response time is at least the gap), so the server worked
+     * through the whole gap. In a closed run with many requests nearly every gap is busy; in an
+     * open run these are the gaps without idle time, i.e. processing times and pauses.
+     */
+    public Histogram busyGapsMicros() {
+        return busyGapsMicros;
     }
 
     /** Departures taken into account (successful, in completion order). */

@@ -11,8 +11,9 @@ import java.util.Locale;
  * <ul>
  * <li>a closed run with many concurrent requests: min(T_pause) from its gap distribution, T_pause
  *     = the mean of its departure gaps longer than that, and its throughput P_closed;</li>
- * <li>an open run at a high rate: the flush period p (median time between its flushes, detected
- *     with the same threshold) and its throughput P; DPB_max = P p;</li>
+ * <li>an open run at a high rate: the flush period p (median time between its flushes, found by
+ *     the same {@link FlushDetector} as every other run's, from its own busy gaps) and its
+ *     throughput P; DPB_max = P p;</li>
  * <li>a closed run with one request: E[T] and min T.</li>
  * </ul>
  * Then E[T_dp] = T_pause / DPB_max, E[T_proc] = 1/P_closed - E[T_dp], E[T_nd] = E[T] - E[T_proc]
@@ -31,7 +32,7 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
             throw new IllegalArgumentException("no flush pauses longer than " + fmt(threshold) + " s in " + closedHighN.name()
                     + ": the dirty-page-buffer model does not apply (or the run is too short)");
         }
-        Flushes openFlushes = FlushDetector.detect(openHighRate, Math.max(threshold, openHighRate.departureGaps().longGapFloorSeconds()));
+        Flushes openFlushes = FlushDetector.detect(openHighRate);
         if (openFlushes.count() < 2) {
             throw new IllegalArgumentException("fewer than two flushes in " + openHighRate.name() + ": no flush period");
         }
@@ -61,24 +62,41 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
         return networkDelayConstant + networkDelayMean;
     }
 
+    /**
+     * Whether the flushes found pin the model down: the mean pause (hence E[T_dp]) and the flush
+     * period (hence DPB_max) within {@link Identification#MAX_RELATIVE_ERROR} of their values,
+     * and a network delay E[T_nd] = E[T] - E[T_proc] - E[T_dp] that is not negative.
+     */
+    public Identification identification() {
+        return new Identification.Checks()
+                .note(closedFlushes.count() + " pauses in the closed run, " + openFlushes.count() + " flushes in the open run")
+                .relativeError("T_pause", closedFlushes.meanPauseStandardError(), meanPauseSeconds, "T_pause")
+                .relativeError("the flush period", openFlushes.periodStandardError(), flushPeriodSeconds, "the period")
+                .require(networkDelayTotal() >= 0, String.format(Locale.ROOT,
+                        "E[T_nd] = E[T] - E[T_proc] - E[T_dp] = %.4g s is negative: the N = 1 run is faster than the fitted"
+                                + " processing and flush work", networkDelayTotal()))
+                .result();
+    }
+
     /** The fitted parameters in the form of the paper's Table 1 (name, value) rows. */
     public List<String[]> table1() {
         return List.of(
-                new String[] {"T_proc", "Exp(" + fmt(processingMean) + ")"},
-                new String[] {"T_nd", fmt(networkDelayConstant) + " + Exp(" + fmt(networkDelayMean) + ")"},
+                new String[] {"T_proc", "Exp(" + ms(processingMean) + ")"},
+                new String[] {"T_nd", ms(networkDelayConstant) + " + Exp(" + ms(networkDelayMean) + ")"},
                 new String[] {"DPB_max", Integer.toString(bufferPages)},
-                new String[] {"T_dp", "Exp(" + fmt(dirtyPageMean) + ")"});
+                new String[] {"T_dp", "Exp(" + ms(dirtyPageMean) + ")"});
     }
 
     /** How each value was obtained (the intermediate measurements). */
     public List<String[]> measurements() {
         return List.of(
-                new String[] {"min(T_pause), closed run", fmt(pauseThresholdSeconds) + " s"},
-                new String[] {"T_pause (mean of " + closedFlushes.count() + " pauses)", fmt(meanPauseSeconds) + " s"},
+                new String[] {"min(T_pause), closed run", ms(pauseThresholdSeconds)},
+                new String[] {"T_pause (mean of " + closedFlushes.count() + " pauses)", ms(meanPauseSeconds)},
                 new String[] {"P, closed run", fmt(closedThroughput) + " /s"},
+                new String[] {"min(T_pause), open run", ms(openFlushes.thresholdSeconds())},
                 new String[] {"flush period p, open run (" + openFlushes.count() + " flushes)", fmt(flushPeriodSeconds) + " s"},
                 new String[] {"P, open run", fmt(openThroughput) + " /s"},
-                new String[] {"E[T], N = 1", fmt(singleMeanResponse) + " s"});
+                new String[] {"E[T], N = 1", ms(singleMeanResponse)});
     }
 
     /** The parameters as model-sim's DPB arguments (procMean, ndConstant, ndMean, dpbMax, dpMean). */
@@ -87,16 +105,26 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
                 bufferPages, dirtyPageMean);
     }
 
+    /** Table 1 and the measurements; for an unidentified fit, "not identified: reason" in place of Table 1. */
     public String toTable() {
         StringBuilder s = new StringBuilder("Dirty-page-buffer model (seed 004, Table 1 form)\n");
-        for (String[] row : table1()) {
-            s.append(String.format(Locale.ROOT, "  %-8s %s%n", row[0], row[1]));
+        Identification identification = identification();
+        s.append("  ").append(identification.summary()).append('\n');
+        if (identification.identified()) {
+            for (String[] row : table1()) {
+                s.append(String.format(Locale.ROOT, "  %-8s %s%n", row[0], row[1]));
+            }
         }
         s.append("from:\n");
         for (String[] row : measurements()) {
             s.append(String.format(Locale.ROOT, "  %-44s %s%n", row[0], row[1]));
         }
         return s.toString();
+    }
+
+    /** A time in seconds written in milliseconds (the unit of every response-time table). */
+    static String ms(double seconds) {
+        return String.format(Locale.ROOT, "%.4g ms", seconds * 1e3);
     }
 
     static String fmt(double v) {

@@ -9,11 +9,13 @@ import io.queuelab.reports.data.RunData;
  * departs after the pause waited through at least half of it, which an idle server's gap never
  * shows).
  *
- * <p>The threshold min(T_pause) comes from the gap distribution of a run that keeps the server
- * busy (many concurrent requests): there the ordinary gaps are processing times, roughly
- * exponential with mean m = median / ln 2, and the threshold is the gap that fewer than
- * {@link #FALSE_FLUSHES} ordinary gaps of the whole run are expected to exceed:
- * m ln(gaps / FALSE_FLUSHES).
+ * <p>The threshold min(T_pause) comes from the run's own busy gaps (gaps the server worked
+ * through, {@link DepartureGaps#busyGapsMicros()}): ordinary busy gaps are processing times,
+ * roughly exponential with mean m = median / ln 2, and the threshold is the gap that fewer than
+ * {@link #FALSE_FLUSHES} of them are expected to exceed: m ln(busy gaps / FALSE_FLUSHES). Idle
+ * time never enters it, so an open run and a closed run of the same server get the same
+ * threshold, and a run gets the same flushes whatever other runs it is analysed with: the report
+ * and {@code fit dpb} give one answer.
  */
 public final class FlushDetector {
     /** Expected number of ordinary gaps above the threshold in a whole run. */
@@ -24,14 +26,15 @@ public final class FlushDetector {
     private FlushDetector() {
     }
 
-    /** min(T_pause) from the run's own gap distribution (meant for a busy, closed run). */
+    /** min(T_pause) from the run's own busy gaps. */
     public static double threshold(RunData run) {
         DepartureGaps gaps = run.departureGaps();
-        long n = gaps.gapsMicros().getTotalCount();
+        long n = gaps.busyGapsMicros().getTotalCount();
         if (n < 100) {
-            throw new IllegalArgumentException("run " + run.name() + " has too few departures (" + n + ") to find flushes");
+            throw new IllegalArgumentException("run " + run.name() + " has too few departures in busy periods (" + n
+                    + ") to find flushes");
         }
-        double median = gaps.gapsMicros().getValueAtPercentile(50) / 1e6;
+        double median = gaps.busyGapsMicros().getValueAtPercentile(50) / 1e6;
         double mean = median / Math.log(2);
         return Math.max(mean * Math.log(n / FALSE_FLUSHES), gaps.longGapFloorSeconds());
     }

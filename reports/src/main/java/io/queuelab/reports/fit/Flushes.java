@@ -37,6 +37,29 @@ public record Flushes(double thresholdSeconds, double[] starts, double[] pauses)
         return new org.apache.commons.math3.stat.descriptive.rank.Median().evaluate(spacing);
     }
 
+    /** Standard error of {@link #meanPauseSeconds()}; NaN with fewer than two pauses. */
+    public double meanPauseStandardError() {
+        return pauses.length < 2 ? Double.NaN
+                : new org.apache.commons.math3.stat.descriptive.moment.StandardDeviation().evaluate(pauses) / Math.sqrt(pauses.length);
+    }
+
+    /**
+     * Standard error of {@link #periodSeconds()}, the median spacing: sqrt(pi/2) s / sqrt(m) for
+     * m spacings of standard deviation s (the median's large-sample error under a roughly
+     * symmetric spread); NaN with fewer than three flushes.
+     */
+    public double periodStandardError() {
+        if (starts.length < 3) {
+            return Double.NaN;
+        }
+        double[] spacing = new double[starts.length - 1];
+        for (int i = 1; i < starts.length; i++) {
+            spacing[i - 1] = starts[i] - starts[i - 1];
+        }
+        double sd = new org.apache.commons.math3.stat.descriptive.moment.StandardDeviation().evaluate(spacing);
+        return Math.sqrt(Math.PI / 2) * sd / Math.sqrt(spacing.length);
+    }
+
     public List<Double> startList() {
         return Arrays.stream(starts).boxed().toList();
     }

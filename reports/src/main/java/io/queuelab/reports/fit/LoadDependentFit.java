@@ -1,5 +1,7 @@
 package io.queuelab.reports.fit;
 
+import org.apache.commons.math3.exception.TooManyEvaluationsException;
+import org.apache.commons.math3.exception.TooManyIterationsException;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.MultivariateJacobianFunction;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
@@ -18,6 +20,7 @@ import java.util.List;
  */
 public final class LoadDependentFit {
     public static final int DEFAULT_CAPACITY = 1000;
+    static final String MODEL = "load-dependent M/M/1: x_n = x (1+p)^(n-1), capacity K";
 
     private LoadDependentFit() {
     }
@@ -85,15 +88,26 @@ public final class LoadDependentFit {
             }
             return new Pair<>(value, jacobian);
         };
-        LeastSquaresOptimizer.Optimum optimum = WeightedLeastSquares.fit(sorted, model,
-                new double[] {start.value("x"), latencyFixed ? fixedLatency : start.value("l"), 0.01}, p -> {
-                    p.setEntry(0, Math.max(p.getEntry(0), 1e-12));
-                    if (latencyFixed) {
-                        p.setEntry(1, fixedLatency);
-                    }
-                    p.setEntry(2, Math.min(Math.max(p.getEntry(2), 0), 0.999));
-                    return p;
-                });
+        String method = latencyFixed ? "least squares of x and p with l fixed (Levenberg-Marquardt, weights 1/R^2)"
+                : "joint least squares of x, l, p (Levenberg-Marquardt, weights 1/R^2)";
+        LeastSquaresOptimizer.Optimum optimum;
+        try {
+            optimum = WeightedLeastSquares.fit(sorted, model,
+                    new double[] {start.value("x"), latencyFixed ? fixedLatency : start.value("l"), 0.01}, p -> {
+                        p.setEntry(0, Math.max(p.getEntry(0), 1e-12));
+                        if (latencyFixed) {
+                            p.setEntry(1, fixedLatency);
+                        }
+                        p.setEntry(2, Math.min(Math.max(p.getEntry(2), 0), 0.999));
+                        return p;
+                    });
+        } catch (TooManyEvaluationsException | TooManyIterationsException e) {
+            // no optimum: the points say nothing about x, l and p (typically they fall where the model rises)
+            Identification failed = new Identification.Checks().risingTrend(sorted)
+                    .require(false, "the least-squares search did not converge").result();
+            return new ModelFit(MODEL, method, List.of(), sorted.stream()
+                    .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), Double.NaN)).toList(), lambda -> Double.NaN, failed);
+        }
         double[] best = optimum.getPoint().toArray();
         double[] se = standardErrors(optimum, n, latencyFixed);
         List<Parameter> parameters = List.of(
@@ -103,10 +117,17 @@ public final class LoadDependentFit {
                 Parameter.of("K", capacity, "requests"));
         List<Residual> residuals = sorted.stream()
                 .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), predict(p.lambda(), best, capacity))).toList();
-        return new ModelFit("load-dependent M/M/1: x_n = x (1+p)^(n-1), capacity K",
-                latencyFixed ? "least squares of x and p with l fixed (Levenberg-Marquardt, weights 1/R^2)"
-                        : "joint least squares of x, l, p (Levenberg-Marquardt, weights 1/R^2)",
-                parameters, residuals, lambda -> predict(lambda, best, capacity));
+        Identification.Checks checks = new Identification.Checks().risingTrend(sorted)
+                .utilization(best[0], sorted.get(n - 1).lambda())
+                .notPinned("x", best[0], 1e-12, Double.POSITIVE_INFINITY)
+                .notPinned("p", best[2], 0, 0.999)
+                .relativeError("x", se[0], best[0], "x")
+                .relativeError("p", se[2], best[2], "p");
+        if (!latencyFixed) {
+            checks.relativeError("l", se[1], sorted.get(0).meanResponse(), "the lowest rate's mean response");
+        }
+        checks.residuals(sorted, residuals);
+        return new ModelFit(MODEL, method, parameters, residuals, lambda -> predict(lambda, best, capacity), checks.result());
     }
 
     /** With l fixed, its zero Jacobian column makes the covariance singular: drop it. */

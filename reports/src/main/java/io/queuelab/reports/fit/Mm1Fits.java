@@ -81,8 +81,16 @@ public final class Mm1Fits {
                 new Parameter("x", x, seL, "s"),
                 new Parameter("l", l, seL, "s"),
                 Parameter.of("R0", r0, "s"));
+        Identification.Checks checks = new Identification.Checks().risingTrend(sorted).utilization(x, lambdaMax);
+        // x -> 0 (l -> R0) and x -> 1/lambda_max (saturation) are bounds of the search, not estimates;
+        // l = 0 is a physical bound that a model without latency reaches legitimately
+        checks.notPinned("x", x, r0 - hi, r0 - 1 / lambdaMax > 0 ? r0 - lo : Double.POSITIVE_INFINITY)
+                .relativeError("x", seL, x, "x")
+                .relativeError("l", seL, r0, "R0");
+        List<Residual> residuals = residuals(sorted, x, l);
+        checks.residuals(sorted, residuals);
         return new ModelFit(MODEL, "paper: R0 from the lowest rate, mu = 1/(R0 - l), l by least squares",
-                parameters, residuals(sorted, x, l), lambda -> meanResponse(lambda, x, l));
+                parameters, residuals, lambda -> meanResponse(lambda, x, l), checks.result());
     }
 
     /**
@@ -121,8 +129,15 @@ public final class Mm1Fits {
                 new Parameter("mu", 1 / x, se[0] / (x * x), "1/s"),
                 new Parameter("x", x, se[0], "s"),
                 new Parameter("l", l, se[1], "s"));
+        List<Residual> residuals = residuals(sorted, x, l);
+        Identification identification = new Identification.Checks().risingTrend(sorted).utilization(x, lambdaMax)
+                .notPinned("x", x, 1e-12, (1 - 1e-9) / lambdaMax)
+                .relativeError("x", se[0], x, "x")
+                .relativeError("l", se[1], sorted.get(0).meanResponse(), "the lowest rate's mean response")
+                .residuals(sorted, residuals)
+                .result();
         return new ModelFit(MODEL, "joint least squares of x and l (Levenberg-Marquardt, weights 1/R^2)",
-                parameters, residuals(sorted, x, l), lambda -> meanResponse(lambda, x, l));
+                parameters, residuals, lambda -> meanResponse(lambda, x, l), identification);
     }
 
     /** Standard errors: sqrt of the covariance diagonal scaled by the weighted residual variance. */

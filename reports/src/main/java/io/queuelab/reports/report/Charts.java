@@ -2,6 +2,7 @@ package io.queuelab.reports.report;
 
 import io.queuelab.reports.data.IntervalSeries;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.reports.fit.Flushes;
 import io.queuelab.reports.fit.ModelFit;
 import org.HdrHistogram.Histogram;
@@ -17,12 +18,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 
-/** The report's charts, built with XChart (values in seconds and requests per second). */
+/**
+ * The report's charts, built with XChart: response times in milliseconds, instants in seconds
+ * since the run's origin, rates per second.
+ */
 final class Charts {
     static final int WIDTH = 960;
     static final int HEIGHT = 420;
     /** Points drawn per scatter: more only make the SVG heavy. */
-    static final int MAX_POINTS = 2500;
+    static final int MAX_POINTS = 1500;
+    /** Detected flushes marked per chart at most. */
+    static final int MAX_FLUSH_MARKS = 500;
 
     private Charts() {
     }
@@ -32,15 +38,21 @@ final class Charts {
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
         chart.getStyler().setMarkerSize(4);
+        // solid grid lines: the SVG export writes every dash of a dashed line as a shape of its own (~19 KB a line)
+        chart.getStyler().setPlotGridLinesStroke(new java.awt.BasicStroke(0.5f));
+        chart.getStyler().setPlotGridLinesColor(new Color(220, 220, 220));
         return chart;
     }
 
-    /** Response time of each (thinned) request vs its completion instant, per-interval max, detected flushes. */
-    static XYChart responseOverTime(RunData run, Flushes flushes) {
-        XYChart chart = chart("Response time vs time: " + run.name(), "time (s)", "response time (s)");
+    /**
+     * Response time of each (thinned) request vs its completion instant, per-interval max,
+     * detected flushes, and the server's telemetry (if any) on a right-hand axis of the same clock.
+     */
+    static XYChart responseOverTime(RunData run, Flushes flushes, java.util.Optional<ServerTelemetry> telemetry) {
+        XYChart chart = chart("Response time vs time: " + run.name(), "time (s)", "response time (ms)");
         double[] at = everyKth(run.sample().atSeconds(), MAX_POINTS);
         if (at.length > 0) {
-            double[] response = everyKth(run.sample().responseSeconds(), MAX_POINTS);
+            double[] response = millis(everyKth(run.sample().responseSeconds(), MAX_POINTS));
             XYSeries points = chart.addSeries("requests (" + at.length + " of " + run.okCount() + ")", at, response);
             points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             points.setMarker(SeriesMarkers.CIRCLE);
@@ -58,7 +70,7 @@ final class Charts {
             }
             if (completions > 0) {
                 x.add(s.startSeconds(start) + group * s.intervalSeconds() / 2);
-                y.add(max);
+                y.add(1e3 * max);
             }
         }
         if (!x.isEmpty()) {
@@ -72,17 +84,35 @@ final class Charts {
             for (int i = 0; i < ends.length; i++) {
                 ends[i] = flushes.starts()[i] + flushes.pauses()[i];
             }
-            XYSeries marks = chart.addSeries("detected flush (" + flushes.count() + "): pause length", ends, flushes.pauses());
+            // at most MAX_FLUSH_MARKS drawn: thousands of pauses (a busy closed run) are a red band either way
+            XYSeries marks = chart.addSeries("flush pauses (" + flushes.count() + ")", everyKth(ends, MAX_FLUSH_MARKS),
+                    millis(everyKth(flushes.pauses(), MAX_FLUSH_MARKS)));
             marks.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             marks.setMarker(SeriesMarkers.TRIANGLE_UP);
             marks.setMarkerColor(Color.RED);
         }
+        telemetry.ifPresent(t -> addTelemetry(chart, t));
         return chart;
+    }
+
+    /** Telemetry series on y-axis group 1, drawn on the right with its own scale. */
+    private static void addTelemetry(XYChart chart, ServerTelemetry telemetry) {
+        Color[] colors = {new Color(0, 150, 60), new Color(200, 110, 0)};
+        int k = 0;
+        for (Map.Entry<String, double[][]> e : telemetry.series().entrySet()) {
+            XYSeries series = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
+            series.setYAxisGroup(1);
+            series.setMarker(SeriesMarkers.NONE);
+            series.setLineColor(colors[k++ % colors.length]);
+            series.setLineWidth(1.2f);
+        }
+        chart.setYAxisGroupTitle(1, telemetry.axisTitle());
+        chart.getStyler().setYAxisGroupPosition(1, org.knowm.xchart.style.Styler.YAxisPosition.Right);
     }
 
     /** Empirical CDFs of response times from histograms, one series per named histogram. */
     static XYChart cdf(String title, Map<String, Histogram> histograms) {
-        XYChart chart = chart(title, "response time (s)", "P(R <= t)");
+        XYChart chart = chart(title, "response time (ms)", "P(R <= t)");
         chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
         for (Map.Entry<String, Histogram> e : histograms.entrySet()) {
             List<Double> x = new ArrayList<>(), y = new ArrayList<>();
@@ -90,7 +120,7 @@ final class Charts {
             long cumulative = 0;
             for (HistogramIterationValue v : e.getValue().recordedValues()) {
                 cumulative += v.getCountAddedInThisIterationStep();
-                x.add(e.getValue().highestEquivalentValue(v.getValueIteratedTo()) / 1e9);
+                x.add(e.getValue().highestEquivalentValue(v.getValueIteratedTo()) / 1e6);
                 y.add(cumulative / n);
             }
             XYSeries series = chart.addSeries(e.getKey(), thin(x), thin(y));
@@ -99,29 +129,33 @@ final class Charts {
         return chart;
     }
 
-    /** Measured mean response vs arrival rate with fitted curves. */
+    /** Measured mean response vs arrival rate (points in seconds) with the identified fits' curves. */
     static XYChart meanResponseVsRate(List<double[]> points, List<ModelFit> fits) {
-        XYChart chart = chart("Mean response time vs arrival rate", "arrival rate (1/s)", "mean response time (s)");
+        XYChart chart = chart("Mean response time vs arrival rate", "arrival rate (1/s)", "mean response time (ms)");
         double[] x = points.stream().mapToDouble(p -> p[0]).toArray();
-        double[] y = points.stream().mapToDouble(p -> p[1]).toArray();
+        double[] y = points.stream().mapToDouble(p -> 1e3 * p[1]).toArray();
         XYSeries measured = chart.addSeries("measured", x, y);
         measured.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         measured.setMarker(SeriesMarkers.DIAMOND);
         double maxRate = java.util.Arrays.stream(x).max().orElse(1);
+        // a curve near saturation would stretch the axis until the points lie flat: drawn up to 3 x the highest mean
+        double ceiling = 3 * java.util.Arrays.stream(y).max().orElse(1);
         for (ModelFit fit : fits) {
-            addCurve(chart, fit.method().split(":")[0] + " fit", fit.curve(), maxRate);
+            if (fit.identified()) { // an unidentified fit's curve would present its values as results
+                addCurve(chart, fit.method().split("[: ]")[0] + " fit", fit.curve(), maxRate, ceiling);
+            }
         }
         return chart;
     }
 
-    private static void addCurve(XYChart chart, String name, DoubleUnaryOperator curve, double maxRate) {
+    private static void addCurve(XYChart chart, String name, DoubleUnaryOperator curve, double maxRate, double ceilingMillis) {
         List<Double> cx = new ArrayList<>(), cy = new ArrayList<>();
         for (int i = 0; i <= 200; i++) {
             double lambda = maxRate * 1.05 * i / 200;
             double value = curve.applyAsDouble(lambda);
-            if (Double.isFinite(value)) {
+            if (Double.isFinite(value) && 1e3 * value <= ceilingMillis) {
                 cx.add(lambda);
-                cy.add(value);
+                cy.add(1e3 * value);
             }
         }
         if (!cx.isEmpty()) {
@@ -129,14 +163,22 @@ final class Charts {
         }
     }
 
-    /** N/T or N/P: one series per kind of run (measured, simulated). */
-    static XYChart closedCurve(String title, String yTitle, Map<String, double[][]> series) {
+    /** N/T or N/P: one series of points per kind of run (measured, simulated), and model curves as lines. */
+    static XYChart closedCurve(String title, String yTitle, Map<String, double[][]> points, Map<String, double[][]> models) {
         XYChart chart = chart(title, "concurrent requests N", yTitle);
-        for (Map.Entry<String, double[][]> e : series.entrySet()) {
+        for (Map.Entry<String, double[][]> e : points.entrySet()) {
             XYSeries s = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             s.setMarker(SeriesMarkers.CIRCLE);
         }
+        for (Map.Entry<String, double[][]> e : models.entrySet()) {
+            chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.NONE);
+        }
         return chart;
+    }
+
+    private static double[] millis(double[] seconds) {
+        return java.util.Arrays.stream(seconds).map(v -> 1e3 * v).toArray();
     }
 
     private static double[] everyKth(double[] values, int max) {

@@ -31,6 +31,14 @@ final class Html {
         return String.format(Locale.ROOT, "%.4g", v);
     }
 
+    /**
+     * A time given in seconds, written in milliseconds: the report's unit for response, service
+     * and queue times, whose values in seconds (0.0003735) are hard to read.
+     */
+    static String millis(double seconds) {
+        return number(seconds * 1e3);
+    }
+
     Html raw(String s) {
         out.append(s);
         return this;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.data.SteadyState;
+import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.sim.Estimate;
 import io.queuelab.reports.compare.Replications;
 import io.queuelab.reports.compare.Verdict;
@@ -26,10 +27,8 @@ import io.queuelab.sim.SimulationResult;
 import io.queuelab.sim.Workload;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +64,7 @@ public final class Report {
             .thenComparingDouble(r -> RunShape.of(r).level());
 
     private final Html body = new Html();
-    private final List<String> chartIds = new ArrayList<>();
+    private final Map<String, XYChart> charts = new LinkedHashMap<>();
     private final Path pngDir;
     private final String pngDirName;
 
@@ -78,6 +77,12 @@ public final class Report {
 
     /** Writes the report of the given runs or sweep directories to {@code out}; returns its path. */
     public static Path write(List<Path> runsOrSweeps, Path out) throws IOException {
+        written(runsOrSweeps, out);
+        return out;
+    }
+
+    /** Writes the report and returns it, with its charts (for tests). */
+    static Report written(List<Path> runsOrSweeps, Path out) throws IOException {
         System.setProperty("java.awt.headless", "true");
         List<Path> paths = Runs.expand(runsOrSweeps);
         List<RunData> runs = Runs.read(paths);
@@ -87,7 +92,7 @@ public final class Report {
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
         Files.writeString(tmp, html, StandardCharsets.UTF_8);
         Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        return out;
+        return report;
     }
 
     private String build(List<RunData> unordered) throws IOException {
@@ -100,9 +105,9 @@ public final class Report {
         steadySection(runs);
         Optional<ModelFit> mm1 = mm1Section(measured);
         Optional<DpbFit> dpb = dpbSection(measured);
-        timeSection(runs, dpb);
+        timeSection(runs);
         comparisonSection(measured, simulated, mm1, dpb);
-        closedSection(measured, simulated);
+        closedSection(measured, simulated, mm1, dpb);
         return page();
     }
 
@@ -112,21 +117,21 @@ public final class Report {
         for (RunData r : runs) {
             rows.add(List.of(r.name(), r.kind(), RunShape.of(r).toString(), Html.number(r.records()), Html.number(r.okCount()),
                     notOk(r), Html.number(r.warmupCount()), Html.number(r.arrivalRate()), Html.number(r.throughput()),
-                    Html.number(r.meanResponseSeconds()), Html.number(r.quantileSeconds(0.5)), Html.number(r.quantileSeconds(0.99)),
-                    Html.number(r.quantileSeconds(0.999)), Html.number(r.responseNanos().getMaxValue() / 1e9)));
+                    Html.millis(r.meanResponseSeconds()), Html.millis(r.quantileSeconds(0.5)), Html.millis(r.quantileSeconds(0.99)),
+                    Html.millis(r.quantileSeconds(0.999)), Html.millis(r.responseNanos().getMaxValue() / 1e9)));
         }
         for (var group : List.of(Map.entry("all measured runs (merged histograms)", measured),
                 Map.entry("all simulated runs (merged histograms)", simulated))) {
             if (group.getValue().size() > 1) {
                 Histogram merged = RunData.mergedResponseNanos(group.getValue());
                 long ok = merged.getTotalCount();
-                rows.add(List.of(group.getKey(), "", "", "", Html.number(ok), "", "", "", "", Html.number(merged.getMean() / 1e9),
-                        Html.number(merged.getValueAtPercentile(50) / 1e9), Html.number(merged.getValueAtPercentile(99) / 1e9),
-                        Html.number(merged.getValueAtPercentile(99.9) / 1e9), Html.number(merged.getMaxValue() / 1e9)));
+                rows.add(List.of(group.getKey(), "", "", "", Html.number(ok), "", "", "", "", Html.millis(merged.getMean() / 1e9),
+                        Html.millis(merged.getValueAtPercentile(50) / 1e9), Html.millis(merged.getValueAtPercentile(99) / 1e9),
+                        Html.millis(merged.getValueAtPercentile(99.9) / 1e9), Html.millis(merged.getMaxValue() / 1e9)));
             }
         }
         body.table(List.of("run", "kind", "workload", "records", "ok", "not ok", "warm-up", "arrivals/s", "throughput/s",
-                "mean R (s)", "p50 (s)", "p99 (s)", "p99.9 (s)", "max (s)"), rows);
+                "mean R (ms)", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)"), rows);
         body.paragraph("Latency statistics count successful requests after warm-up; failed, dropped and unfinished requests are counted"
                 + " apart. Percentiles come from HdrHistograms (3 significant digits); merged rows merge the histograms, never average"
                 + " percentiles; the mean of a run is exact.");
@@ -206,7 +211,7 @@ public final class Report {
                         Html.number(p.ok()), transient_, interval(p.mean()), interval(p.p50()), interval(p.p99())));
             }
         }
-        body.table(List.of("run", "phase", "length (s)", "ok", "transient (MSER)", "mean R (s)", "p50 (s)", "p99 (s)"), rows);
+        body.table(List.of("run", "phase", "length (s)", "ok", "transient (MSER)", "mean R (ms)", "p50 (ms)", "p99 (ms)"), rows);
         body.paragraph("Outside warm-up. MSER runs on the means of " + SteadyState.WINDOWS + " equal time windows of the phase: the"
                 + " transient is the start it cuts; a cut near half the phase means the response time drifted all along (an"
                 + " overloaded server, or a warm-up far too short). Intervals are 95 % by sectioning: the phase is cut into "
@@ -215,7 +220,7 @@ public final class Report {
     }
 
     private static String interval(Estimate e) {
-        return Double.isNaN(e.halfWidth()) ? Html.number(e.value()) : Html.number(e.value()) + " ± " + Html.number(e.halfWidth());
+        return Double.isNaN(e.halfWidth()) ? Html.millis(e.value()) : Html.millis(e.value()) + " ± " + Html.millis(e.halfWidth());
     }
 
     /** Returns the joint fit (for simulating the model), when there is one. */
@@ -247,22 +252,28 @@ public final class Report {
                 body.paragraph("Load-dependent fit failed: " + e.getMessage());
             }
         }
-        return fits.stream().filter(f -> f.method().startsWith("joint")).findFirst();
+        return fits.stream().filter(f -> f.method().startsWith("joint") && f.identified()).findFirst();
     }
 
     private void fitTables(ModelFit fit) {
         body.element("h3", fit.model() + " - " + fit.method());
+        body.paragraph(fit.identification().summary() + ".");
+        if (!fit.identified()) {
+            return; // its values are not results: the measured points are in the chart and the runs table
+        }
         List<List<String>> rows = new ArrayList<>();
         for (Parameter p : fit.parameters()) {
-            rows.add(List.of(p.name(), Html.number(p.value()), Html.number(p.standardError()), p.unit()));
+            boolean seconds = p.unit().equals("s");
+            rows.add(List.of(p.name(), seconds ? Html.millis(p.value()) : Html.number(p.value()),
+                    seconds ? Html.millis(p.standardError()) : Html.number(p.standardError()), seconds ? "ms" : p.unit()));
         }
         body.table(List.of("parameter", "value", "standard error", "unit"), rows);
         List<List<String>> residuals = new ArrayList<>();
         for (Residual r : fit.residuals()) {
-            residuals.add(List.of(r.name(), Html.number(r.x()), Html.number(r.measured()), Html.number(r.fitted()),
+            residuals.add(List.of(r.name(), Html.number(r.x()), Html.millis(r.measured()), Html.millis(r.fitted()),
                     Html.number(100 * r.relative()) + " %"));
         }
-        body.table(List.of("run", "arrival rate (1/s)", "measured mean (s)", "fitted (s)", "residual"), residuals);
+        body.table(List.of("run", "arrival rate (1/s)", "measured mean (ms)", "fitted (ms)", "residual"), residuals);
     }
 
     private Optional<DpbFit> dpbSection(List<RunData> measured) {
@@ -279,31 +290,36 @@ public final class Report {
         }
         try {
             DpbFit fit = DpbFit.fit(open.get(), closedHigh.get(), single.get());
-            body.table(List.of("parameter", "value"), fit.table1().stream().map(List::of).toList());
+            body.paragraph(fit.identification().summary() + ".");
+            if (fit.identification().identified()) {
+                body.table(List.of("parameter", "value"), fit.table1().stream().map(List::of).toList());
+            }
             body.table(List.of("measurement", "value"), fit.measurements().stream().map(List::of).toList());
-            return Optional.of(fit);
+            return fit.identification().identified() ? Optional.of(fit) : Optional.empty();
         } catch (RuntimeException e) {
             body.paragraph("No dirty-page-buffer fit: " + e.getMessage());
             return Optional.empty();
         }
     }
 
-    private void timeSection(List<RunData> runs, Optional<DpbFit> dpb) throws IOException {
+    private void timeSection(List<RunData> runs) throws IOException {
         body.heading("Response time vs time");
         List<RunData> ordered = runs;
         for (RunData r : ordered.subList(0, Math.min(MAX_TIME_CHARTS, ordered.size()))) {
             Flushes flushes = null;
             String how;
             try {
-                flushes = dpb.isPresent() ? FlushDetector.detect(r, Math.max(dpb.get().pauseThresholdSeconds(), r.departureGaps().longGapFloorSeconds()))
-                        : FlushDetector.detect(r);
-                how = flushes.count() + " flushes detected (departure pauses longer than " + Html.number(flushes.thresholdSeconds())
-                        + " s ending in a response-time spike)" + (flushes.count() > 1 ? ", median period " + Html.number(flushes.periodSeconds()) + " s" : "") + ".";
+                flushes = FlushDetector.detect(r); // the detector of fit dpb, so both give one answer on one log
+                how = flushes.count() + " flushes detected (departure pauses longer than " + Html.millis(flushes.thresholdSeconds())
+                        + " ms ending in a response-time spike)" + (flushes.count() > 1 ? ", median period " + Html.number(flushes.periodSeconds()) + " s" : "") + ".";
             } catch (RuntimeException e) {
                 how = "No flush detection: " + e.getMessage() + ".";
             }
-            chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes),
-                    "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how);
+            Optional<ServerTelemetry> telemetry = ServerTelemetry.of(r);
+            String server = telemetry.map(t -> " Server telemetry (" + t.axisTitle() + ") on the right axis, same clock: "
+                    + String.join(", ", t.series().keySet()) + ".").orElse("");
+            chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes, telemetry),
+                    "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how + server);
         }
         if (ordered.size() > MAX_TIME_CHARTS) {
             body.paragraph((ordered.size() - MAX_TIME_CHARTS) + " more runs not drawn.");
@@ -323,7 +339,12 @@ public final class Report {
                         Replications.forSimulatedRun(s, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED));
             } else if (modelComparisons < MAX_MODEL_COMPARISONS && m.okCount() > 0 && (dpb.isPresent() || (mm1.isPresent() && shape.open()))) {
                 modelComparisons++;
-                compareWithFittedModel(m, shape, mm1, dpb);
+                try {
+                    compareWithFittedModel(m, shape, mm1, dpb);
+                } catch (IllegalArgumentException unstable) {
+                    // e.g. a fitted model whose capacity is below this run's rate: no steady state to simulate
+                    body.paragraph("No simulation of the fitted model for " + m.name() + ": " + unstable.getMessage() + ".");
+                }
             }
         }
         if (measured.isEmpty() || (simulated.isEmpty() && mm1.isEmpty() && dpb.isEmpty())) {
@@ -343,7 +364,10 @@ public final class Report {
         Workload workload = shape.closed() ? Workload.closed(shape.jobs())
                 : traceable ? Workload.traceOf(m.source()) : Workload.open(shape.level());
         Simulation simulation = Simulation.of(model, workload).seed(YARDSTICK_SEED - 1);
-        SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds())) : simulation).run();
+        // a trace ends by itself; a closed run lasts as long as the measured one; an open run of a CSV log has no
+        // trace to replay, so it gets as many customers as the log has successful requests
+        SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds()))
+                : traceable ? simulation : simulation.customers(m.okCount())).run();
         Workload replicated = shape.closed() ? workload : Workload.open(shape.level());
         Replications.Yardstick yardstick = new Replications.Yardstick(
                 Replications.simulate(model, replicated, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
@@ -364,10 +388,11 @@ public final class Report {
                 replications.size() >= 2 ? replications : List.of());
         List<List<String>> rows = new ArrayList<>();
         for (Verdict v : c.rows()) {
-            rows.add(List.of(v.metric(), Html.number(v.measured()), Html.number(v.simulated()), Html.number(v.distance()),
-                    Html.number(v.yardstick()), v.verdict()));
+            java.util.function.DoubleFunction<String> cell = v.unit().equals("s") ? Html::millis : Html::number;
+            rows.add(List.of(v.metric(), cell.apply(v.measured()), cell.apply(v.simulated()), cell.apply(v.distance()),
+                    cell.apply(v.yardstick()), v.unit().equals("s") ? "ms" : v.unit(), v.verdict()));
         }
-        body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "verdict"), rows);
+        body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "unit", "verdict"), rows);
         body.paragraph("Yardstick: " + yardstick.description() + ", compared in " + c.yardstickPairs() + " pairs"
                 + (c.yardstickPairs() == 0 ? " (the simulated run is too short: simulate at least " + 4 * m.okCount() + " requests)" : "")
                 + "; a distance at or below the pairs' 95th percentile is within simulation noise.");
@@ -377,7 +402,8 @@ public final class Report {
         return a.closed() == b.closed() && Math.abs(a.level() - b.level()) <= 0.05 * Math.max(a.level(), b.level());
     }
 
-    private void closedSection(List<RunData> measured, List<RunData> simulated) throws IOException {
+    private void closedSection(List<RunData> measured, List<RunData> simulated, Optional<ModelFit> mm1, Optional<DpbFit> dpb)
+            throws IOException {
         body.heading("Closed runs: N/T and N/P");
         Map<String, double[][]> nt = new LinkedHashMap<>();
         Map<String, double[][]> np = new LinkedHashMap<>();
@@ -388,29 +414,38 @@ public final class Report {
                 continue;
             }
             double[] n = closed.stream().mapToDouble(r -> RunShape.of(r).jobs()).toArray();
-            nt.put(group.getKey(), new double[][] {n, closed.stream().mapToDouble(RunData::meanResponseSeconds).toArray()});
+            nt.put(group.getKey(), new double[][] {n, closed.stream().mapToDouble(r -> 1e3 * r.meanResponseSeconds()).toArray()});
             np.put(group.getKey(), new double[][] {n, closed.stream().mapToDouble(RunData::throughput).toArray()});
         }
         if (nt.isEmpty()) {
             body.paragraph("No closed runs among the inputs (a closed sweep gives these curves).");
             return;
         }
-        chart("n-t", Charts.closedCurve("N/T: mean response time vs concurrent requests", "mean response time (s)", nt),
-                "N/T of the closed runs, measured and simulated (seed 004, figures 2 and 6).");
-        chart("n-p", Charts.closedCurve("N/P: throughput vs concurrent requests", "throughput (1/s)", np),
-                "N/P of the closed runs, measured and simulated (seed 004, figures 2 and 6).");
+        List<RunData> closedMeasured = measured.stream().filter(r -> RunShape.of(r).closed())
+                .sorted(Comparator.comparingInt(r -> RunShape.of(r).jobs())).toList();
+        Optional<ClosedModelCurves> model = closedMeasured.isEmpty() ? Optional.empty()
+                : ClosedModelCurves.of(closedMeasured, mm1, dpb, YARDSTICK_SEED - 2);
+        Map<String, double[][]> ntModel = new LinkedHashMap<>(), npModel = new LinkedHashMap<>();
+        model.ifPresent(m -> {
+            ntModel.put(m.name(), new double[][] {m.jobs(), java.util.Arrays.stream(m.responseSeconds()).map(v -> 1e3 * v).toArray()});
+            npModel.put(m.name(), new double[][] {m.jobs(), m.throughput()});
+        });
+        String modelNote = model.map(m -> " The line is the " + m.name() + ".")
+                .orElse(closedMeasured.isEmpty() ? "" : " No model line: it needs an identified M/M/1 fit of open runs or a DPB fit.");
+        chart("n-t", Charts.closedCurve("N/T: mean response time vs concurrent requests", "mean response time (ms)", nt, ntModel),
+                "N/T of the closed runs, measured and simulated (seed 004, figures 2 and 6)." + modelNote);
+        chart("n-p", Charts.closedCurve("N/P: throughput vs concurrent requests", "throughput (1/s)", np, npModel),
+                "N/P of the closed runs, measured and simulated (seed 004, figures 2 and 6)." + modelNote);
     }
 
     private void chart(String id, XYChart chart, String caption) throws IOException {
         String unique = id;
-        for (int k = 2; chartIds.contains(unique); k++) {
+        for (int k = 2; charts.containsKey(unique); k++) {
             unique = id + "-" + k;
         }
-        chartIds.add(unique);
-        ByteArrayOutputStream svg = new ByteArrayOutputStream();
-        VectorGraphicsEncoder.saveVectorGraphic(chart, svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-        String inline = svg.toString(StandardCharsets.UTF_8).replaceFirst("(?s)^.*?(<svg)", "$1");
-        String png = String.format("%02d-%s.png", chartIds.size(), unique);
+        charts.put(unique, chart);
+        String inline = CompactSvg.of(chart);
+        String png = String.format("%02d-%s.png", charts.size(), unique);
         BitmapEncoder.saveBitmap(chart, pngDir.resolve(png).toString(), BitmapEncoder.BitmapFormat.PNG);
         body.raw("<figure class=\"chart\" id=\"" + Html.escape(unique) + "\">\n").raw(inline).raw("\n<figcaption>")
                 .raw(Html.escape(caption)).raw(" <a href=\"" + Html.escape(pngDirName + "/" + png) + "\">PNG</a></figcaption>\n</figure>\n");
@@ -420,13 +455,18 @@ public final class Report {
         return Html.anchor(name);
     }
 
+    /** The charts drawn, by figure id. */
+    Map<String, XYChart> charts() {
+        return charts;
+    }
+
     private String page() {
         return "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
                 + "<title>queuelab report</title>\n<style>\n"
                 + "body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}"
                 + "table{border-collapse:collapse;margin:0.5em 0 1em 0;font-size:0.85em}"
                 + "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
-                + "td:first-child,td:last-child{text-align:left}td{overflow-wrap:anywhere}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+                + "td:first-child,td:last-child{text-align:left}td{overflow-wrap:break-word}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
                 + "figcaption{font-size:0.9em;color:#444}\n</style>\n</head>\n<body>\n<h1>queuelab report</h1>\n"
                 + "<p>Generated " + Instant.now() + " by queuelab reports.</p>\n"
                 + body.contents() + body + "</body>\n</html>\n";

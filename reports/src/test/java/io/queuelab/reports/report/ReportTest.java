@@ -2,6 +2,7 @@ package io.queuelab.reports.report;
 
 import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
+import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Workload;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,7 @@ class ReportTest {
     static Path tmp;
     static Path html;
     static Document document;
+    static Report report;
 
     @BeforeAll
     static void writeReport() throws Exception {
@@ -47,7 +49,8 @@ class ReportTest {
             measuredRun(measured.resolve("closed-" + n), table1, Workload.closed(n), n == 1 ? 3000 : 600, seed++);
             SimRuns.writeFor(simulated.resolve("closed-" + n), table1, Workload.closed(n), 600, seed++);
         }
-        html = Report.write(List.of(measured, simulated), tmp.resolve("report.html"));
+        html = tmp.resolve("report.html");
+        report = Report.written(List.of(measured, simulated), html);
         document = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(html.toFile());
     }
 
@@ -87,6 +90,58 @@ class ReportTest {
         // 7 measured + 4 simulated runs: 11 response-time charts, the rate chart, 4 CDFs of measured runs
         // with a simulated twin, 3 CDFs of measured runs against the fitted DPB model, N/T and N/P
         assertEquals(11 + 1 + 4 + 3 + 2, ids.size(), ids.toString());
+    }
+
+    @Test
+    void everyCdfChartDrawsBothCurvesAndTheClosedChartsDrawTheModel() {
+        int cdfs = 0;
+        for (var e : report.charts().entrySet()) {
+            if (!e.getKey().startsWith("cdf-")) {
+                continue;
+            }
+            cdfs++;
+            var series = List.copyOf(e.getValue().getSeriesMap().values());
+            assertEquals(2, series.size(), e.getKey());
+            assertTrue(series.get(0).getName().startsWith("measured "), e.getKey());
+            for (var s : series) {
+                assertTrue(s.getXData().length > 10 && s.getYData()[s.getYData().length - 1] > 0.99,
+                        e.getKey() + ": " + s.getName() + " is not a whole CDF");
+            }
+        }
+        assertEquals(7, cdfs);
+        for (String id : List.of("n-t", "n-p")) {
+            var model = report.charts().get(id).getSeriesMap().get("fitted DPB model (model-sim at each N)");
+            assertTrue(model != null && model.getXData().length == 3, id + " has the model at N = 1, 5, 50");
+        }
+    }
+
+    @Test
+    void theReportFindsTheFlushesFitDpbFinds() throws IOException {
+        Path measured = tmp.resolve("measured");
+        int fitted = io.queuelab.reports.fit.DpbFit.fit(RunData.read(measured.resolve("open-25.0")),
+                RunData.read(measured.resolve("closed-50")), RunData.read(measured.resolve("closed-1"))).openFlushes().count();
+        assertTrue(fitted > 100, "flushes in 600 s at 25/s: " + fitted);
+        NodeList figures = document.getElementsByTagName("figure");
+        String caption = null;
+        for (int i = 0; i < figures.getLength(); i++) {
+            Element f = (Element) figures.item(i);
+            if (f.getAttribute("id").equals("time-measured-measured-open-25-0")) {
+                caption = f.getElementsByTagName("figcaption").item(0).getTextContent();
+            }
+        }
+        assertTrue(caption != null && caption.contains(" " + fitted + " flushes detected"), fitted + " vs " + caption);
+    }
+
+    @Test
+    void timesAreInMillisecondsAndColumnsBreakOnlyBetweenWords() throws IOException {
+        String text = document.getDocumentElement().getTextContent();
+        assertTrue(text.contains("mean R (ms)") && text.contains("measured mean (ms)"), "table headers in ms");
+        assertFalse(text.contains("mean R (s)") || text.contains("p99 (s)"), "no response time in seconds");
+        RunData single = RunData.read(tmp.resolve("measured").resolve("closed-1"));
+        assertTrue(text.contains(Html.millis(single.meanResponseSeconds())), "the N = 1 run's mean in ms: "
+                + Html.millis(single.meanResponseSeconds()));
+        String style = document.getElementsByTagName("style").item(0).getTextContent();
+        assertFalse(style.contains("anywhere") || style.contains("break-all"), "cells must not break inside words: " + style);
     }
 
     @Test

@@ -1,0 +1,89 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.backend.Backend;
+import io.queuelab.core.run.RunCompanion;
+import io.queuelab.reports.data.RunData;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The capacity mode of a sweep: a short closed-loop saturation probe (many concurrent jobs, so the
+ * server is never idle) measures the throughput X_max, then the sweep's open-loop rates are chosen
+ * fractions of it, so that the queueing near the knee is in the data. Guarantees: the probe is an
+ * ordinary closed run; it is written beside the sweep while the sweep runs and moved into it
+ * afterwards ({@link #PROBE_PREFIX} + N), so the reports see it as one more closed run.
+ */
+final class CapacitySweep {
+    static final String PROBE_PREFIX = "capacity-probe-closed-";
+
+    /** The probe's result: its run directory (beside the sweep) and the throughput it measured. */
+    record Probe(Path dir, int jobs, double maxThroughput) {
+        /** The open-loop levels at the given fractions of X_max. */
+        List<SweepCommand.Level> levels(List<Double> fractions) {
+            List<SweepCommand.Level> levels = new ArrayList<>();
+            for (double f : fractions) {
+                // rates rounded to 0.1/s: readable directory names, far below the noise of X_max
+                levels.add(new SweepCommand.Level(Math.max(0.1, Math.round(f * maxThroughput * 10) / 10.0), 0));
+            }
+            return levels;
+        }
+
+        /** Moves the probe's run into the finished sweep directory. */
+        Path moveInto(Path sweep) throws IOException {
+            return Files.move(dir, sweep.resolve(PROBE_PREFIX + jobs));
+        }
+    }
+
+    private CapacitySweep() {
+    }
+
+    /** Checks the fractions before any run: each in (0, 1], no two alike. */
+    static List<Double> fractions(List<Double> fractions) {
+        if (fractions.isEmpty()) {
+            throw new IllegalArgumentException("--fractions needs at least one fraction of the capacity, e.g. 0.1,0.5,0.9");
+        }
+        for (double f : fractions) {
+            if (!(f > 0 && f <= 1)) {
+                throw new IllegalArgumentException("every fraction of the capacity must be in (0, 1] (beyond it an open queue"
+                        + " grows without bound), got " + f);
+            }
+        }
+        if (fractions.stream().distinct().count() != fractions.size()) {
+            throw new IllegalArgumentException("--fractions lists a fraction twice: " + fractions);
+        }
+        return List.copyOf(fractions);
+    }
+
+    /**
+     * Runs the saturation probe: {@code jobs} closed-loop jobs for {@code duration} after
+     * {@code warmup}, into a directory beside {@code sweep} (which must not exist yet).
+     */
+    static Probe probe(Path sweep, int jobs, Duration duration, Duration warmup, GeneratorOptions generator, Backend backend,
+                       RunCompanion companion, Map<String, Object> settings, PrintWriter out) throws Exception {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("--probe-jobs must be at least 1, got " + jobs);
+        }
+        Path dir = sweep.resolveSibling(sweep.getFileName() + "." + PROBE_PREFIX + jobs);
+        if (Files.exists(dir)) {
+            throw new IllegalArgumentException(dir + " already exists (a capacity probe left by a sweep that died): remove it");
+        }
+        out.printf(Locale.ROOT, "capacity probe: %d closed-loop jobs for %s%n", jobs, duration);
+        SweepCommand.Level level = new SweepCommand.Level(0, jobs);
+        RunCommand.execute(generator.config(level.plan(duration, warmup, false), dir), backend, settings, out, companion);
+        double throughput = RunData.read(dir).throughput();
+        if (!(throughput > 0)) {
+            throw new IllegalStateException("the capacity probe completed no request: no capacity to take fractions of");
+        }
+        out.printf(Locale.ROOT, "capacity probe: X_max = %.1f requests/s with N = %d%n%n", throughput, jobs);
+        out.flush();
+        return new Probe(dir, jobs, throughput);
+    }
+}

@@ -1,0 +1,59 @@
+package io.queuelab.reports.report;
+
+import io.queuelab.core.log.Manifest;
+import io.queuelab.reports.SimRuns;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.Workload;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The report of a realistic sweep (the demo's: open runs of 20 s at 0.1 ... 0.9 of a 5,000/s
+ * server's capacity, and a closed sweep N = 1 ... 64) stays within 1 MB with all its charts.
+ */
+class ReportSizeTest {
+    static final long MAX_BYTES = 1_000_000;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aRealisticSweepsReportIsAtMostOneMegabyte() throws IOException {
+        Model server = SimRuns.modifiedMm1(0.0002, 0.0001);
+        Path sweep = tmp.resolve("select");
+        long seed = 7;
+        for (double fraction : new double[] {0.1, 0.3, 0.5, 0.7, 0.8, 0.9}) {
+            measured(sweep.resolve("rate-" + (int) (5000 * fraction)), server, Workload.open(5000 * fraction), seed++);
+        }
+        for (int n : new int[] {1, 2, 4, 8, 16, 32, 64}) {
+            measured(sweep.resolve("closed-" + n), server, Workload.closed(n), seed++);
+        }
+        Path html = tmp.resolve("report.html");
+        Report report = Report.written(List.of(sweep), html);
+        String text = Files.readString(html);
+        int charts = text.split("<figure class=\"chart\"", -1).length - 1;
+        assertTrue(charts >= 12 + 1 + 6 + 2, charts + " charts");
+        assertTrue(Files.size(html) <= MAX_BYTES, Files.size(html) + " bytes for " + charts + " charts");
+
+        // the M/M/1 fitted to the open runs, by MVA, over the closed runs it also generated
+        var mva = report.charts().get("n-t").getSeriesMap().get("fitted modified M/M/1 (exact MVA)");
+        assertEquals(64, mva.getXData().length);
+        double measured64 = 1e3 * io.queuelab.reports.data.RunData.read(sweep.resolve("closed-64")).meanResponseSeconds();
+        assertEquals(measured64, mva.getYData()[63], 0.05 * measured64);
+    }
+
+    private static void measured(Path dir, Model model, Workload workload, long seed) throws IOException {
+        SimRuns.writeFor(dir, model, workload, 20, seed);
+        Manifest manifest = Manifest.read(dir);
+        manifest.root().put("kind", "measured");
+        manifest.write(dir);
+    }
+}

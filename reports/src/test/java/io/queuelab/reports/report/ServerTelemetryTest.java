@@ -1,0 +1,98 @@
+package io.queuelab.reports.report;
+
+import io.queuelab.core.log.Manifest;
+import io.queuelab.reports.SimRuns;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.ServerTelemetry;
+import io.queuelab.sim.Workload;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Server telemetry is read on the request log's clock and drawn on the run's response-time timeline. */
+class ServerTelemetryTest {
+    static final long ANCHOR = 1_763_900_000_000_000_000L;
+
+    @TempDir
+    Path tmp;
+
+    private Path run(String name) throws IOException {
+        Path dir = tmp.resolve(name);
+        SimRuns.writeFor(dir, SimRuns.modifiedMm1(0.01, 0.001), Workload.open(50), 20, 3);
+        Manifest manifest = Manifest.read(dir);
+        manifest.root().put("kind", "measured");
+        manifest.section("start").put("anchorEpochNanos", ANCHOR);
+        manifest.write(dir);
+        return dir;
+    }
+
+    @Test
+    void innodbCountersAreOnTheLogsClockAndFlushedPagesBecomeARate() throws IOException {
+        Path dir = run("jdbc");
+        StringBuilder csv = new StringBuilder("epoch_ns,Innodb_buffer_pool_pages_dirty,Innodb_buffer_pool_pages_flushed,Questions\n");
+        for (int i = 0; i <= 20; i++) {
+            csv.append(ANCHOR + 500_000_000L + i * 1_000_000_000L).append(',').append(100 + i).append(',').append(50 * i).append(",7\n");
+        }
+        Files.writeString(dir.resolve("server-status.csv"), csv);
+        RunData data = RunData.read(dir);
+        ServerTelemetry telemetry = ServerTelemetry.of(data).orElseThrow();
+        double[][] dirty = telemetry.series().get("dirty pages");
+        assertEquals(21, dirty[0].length);
+        assertEquals(0.5, dirty[0][0], 1e-9);
+        assertEquals(20.5, dirty[0][20], 1e-9);
+        assertEquals(120, dirty[1][20]);
+        double[][] flushed = telemetry.series().get("pages flushed/s");
+        assertEquals(20, flushed[0].length);
+        for (double rate : flushed[1]) {
+            assertEquals(50, rate, 1e-9);
+        }
+
+        XYChart chart = Charts.responseOverTime(data, null, java.util.Optional.of(telemetry));
+        XYSeries series = chart.getSeriesMap().get("dirty pages");
+        assertEquals(1, series.getYAxisGroup(), "right-hand axis");
+        assertArrayEquals(dirty[0], series.getXData(), 1e-9);
+        // the requests' instants share the clock: the run's 20 s overlap the telemetry's 0.5 ... 20.5 s
+        double[] requests = chart.getSeriesMap().values().iterator().next().getXData();
+        assertTrue(requests[0] < 1 && requests[requests.length - 1] > 19, "requests from " + requests[0]);
+
+        Path html = Report.write(List.of(dir), tmp.resolve("r.html"));
+        assertTrue(Files.readString(html).contains("Server telemetry (InnoDB pages) on the right axis, same clock: dirty pages,"
+                + " pages flushed/s."));
+    }
+
+    @Test
+    void cassandraFlushesAndCompactionsAreSummedOverTheNodes() throws IOException {
+        Path dir = run("cassandra");
+        StringBuilder csv = new StringBuilder("epoch_ns,node,pool,active,pending,completed,blocked\n");
+        int[][] flushesDone = {{0, 1, 1, 2}, {0, 0, 1, 1}};
+        int[][] compacting = {{1, 0, 0, 1}, {0, 0, 1, 1}};
+        for (int t = 0; t < 4; t++) {
+            for (int node = 0; node < 2; node++) {
+                long epoch = ANCHOR + t * 2_000_000_000L;
+                csv.append(epoch).append(",n").append(node).append(",MemtableFlushWriter,0,0,").append(flushesDone[node][t]).append(",0\n");
+                csv.append(epoch).append(",n").append(node).append(",CompactionExecutor,").append(compacting[node][t]).append(",0,9,0\n");
+                csv.append(epoch).append(",n").append(node).append(",ReadStage,3,0,100,0\n");
+            }
+        }
+        Files.writeString(dir.resolve("cassandra-thread-pools.csv"), csv);
+        ServerTelemetry telemetry = ServerTelemetry.of(RunData.read(dir)).orElseThrow();
+        assertArrayEquals(new double[] {2, 4, 6}, telemetry.series().get("memtable flushes/s")[0], 1e-9);
+        assertArrayEquals(new double[] {0.5, 0.5, 0.5}, telemetry.series().get("memtable flushes/s")[1], 1e-9);
+        assertArrayEquals(new double[] {1, 0, 1, 2}, telemetry.series().get("compactions running")[1], 1e-9);
+    }
+
+    @Test
+    void aRunWithoutTelemetryHasNone() throws IOException {
+        assertTrue(ServerTelemetry.of(RunData.read(run("none"))).isEmpty());
+    }
+}
