@@ -3,6 +3,7 @@ package io.queuelab.cassandra.node;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import io.queuelab.core.process.ChildProcesses;
 
 import java.io.File;
 import java.io.IOException;
@@ -34,6 +35,7 @@ public final class CassandraNode {
     }
 
     private final NodeSpec spec;
+    private ChildProcesses.Watchdog watchdog;
 
     public CassandraNode(NodeSpec spec) {
         this.spec = spec;
@@ -77,6 +79,8 @@ public final class CassandraNode {
         Files.writeString(spec.pidFile(), Long.toString(process.pid()));
         if (!detached) {
             STOP_ON_EXIT.add(process.toHandle());
+            // the shutdown hook does not run on SIGKILL: a watchdog process stops the node then too
+            watchdog = ChildProcesses.tieToThisJvm(process.toHandle(), spec.configFile().toString(), Duration.ofSeconds(30));
         }
     }
 
@@ -167,6 +171,10 @@ public final class CassandraNode {
             }
             STOP_ON_EXIT.remove(handle);
         });
+        if (watchdog != null) {
+            watchdog.close();
+            watchdog = null;
+        }
         return running.isPresent();
     }
 
