@@ -50,7 +50,11 @@ public final class RequestLogWriter implements Closeable {
      *                         are offsets from
      */
     public static RequestLogWriter create(Path file, long anchorEpochNanos) throws IOException {
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return onChannel(FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), anchorEpochNanos);
+    }
+
+    /** Starts a new log at the start of an open, empty channel, which the writer then owns (and closes). */
+    public static RequestLogWriter onChannel(FileChannel channel, long anchorEpochNanos) throws IOException {
         try {
             return new RequestLogWriter(channel, anchorEpochNanos);
         } catch (IOException | RuntimeException e) {

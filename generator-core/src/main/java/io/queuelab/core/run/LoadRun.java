@@ -122,7 +122,8 @@ public final class LoadRun {
 
             ArrivalRecorder arrivals = new ArrivalRecorder(plan.phases().size(), recorderSeed);
             logger = new RequestLogger(dir.log(), dir.errors(), anchorEpoch, backend, metrics, config.nodeIndex(),
-                    plan.phases().size(), arrivals);
+                    plan.phases().size(), arrivals,
+                    failure -> stop.request("the request log could not be written (" + failure.getMessage() + ")"));
             PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart));
             manifest.section("start").put("anchorEpochNanos", anchorEpoch)
                     .put("scheduleStartNanos", times.start())
@@ -233,7 +234,7 @@ public final class LoadRun {
             }
             SelfCheck check = SelfCheck.evaluate(plan, arrivals, new SelfCheck.Counts(scheduledPerPhase, droppedAtQueue,
                     logger.completedPerPhase(), maxQueue, syncSessions == null ? config.inFlightBound() : syncSessions.length,
-                    totals, phaseSeconds), measured);
+                    totals, phaseSeconds, logger.writeFailure() == null ? null : logger.writeFailure().getMessage()), measured);
             manifest.put("totals", totals);
             manifest.put("selfCheck", check);
             ObjectNode end = manifest.section("end").put("epochNanos", ClockProbe.wallClockNanos());

@@ -47,18 +47,34 @@ final class RequestLogger implements AutoCloseable {
     private final BlockingQueue<Request> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final Thread thread;
     private final Map<String, Integer> errorCodes = new HashMap<>();
+    private final Map<Integer, String> outcomeNames = new HashMap<>();
+    private final java.util.function.Consumer<Throwable> onWriteFailure;
     private final Map<String, Long> errorCounts = new LinkedHashMap<>();
     private final long[] completedPerPhase;
     private final ArrivalRecorder arrivals;
     private long ok, failed, dropped, unfinished, messages;
     private volatile boolean closing;
     private volatile Throwable writeFailure;
+    private Request lastAccounted;
 
     RequestLogger(Path log, Path errorsFile, long anchorEpochNanos, Backend backend, LiveMetrics metrics, int node,
-                  int phases, ArrivalRecorder arrivals) throws IOException {
+                  int phases, ArrivalRecorder arrivals, java.util.function.Consumer<Throwable> onWriteFailure)
+            throws IOException {
+        this(RequestLogWriter.create(log, anchorEpochNanos), errorsFile, backend, metrics, node, phases, arrivals,
+                onWriteFailure);
+    }
+
+    /**
+     * @param onWriteFailure told once when the log cannot be written (a full disk); the logger then
+     *                       keeps counting what is submitted, without writing it
+     */
+    RequestLogger(RequestLogWriter writer, Path errorsFile, Backend backend, LiveMetrics metrics, int node,
+                  int phases, ArrivalRecorder arrivals, java.util.function.Consumer<Throwable> onWriteFailure)
+            throws IOException {
+        this.onWriteFailure = onWriteFailure;
         this.completedPerPhase = new long[phases];
         this.arrivals = arrivals;
-        this.writer = RequestLogWriter.create(log, anchorEpochNanos);
+        this.writer = writer;
         this.errors = Files.newBufferedWriter(errorsFile, StandardCharsets.UTF_8);
         this.errors.write("intended_ns\tworker\toperation\tclass\tmessage\n");
         this.backend = backend;
@@ -118,20 +134,52 @@ final class RequestLogger implements AutoCloseable {
             }
         } catch (Throwable t) {
             writeFailure = t;
+            onWriteFailure.accept(t);
+            // the rest of the batch, from the first request not yet counted
+            int from = batch.indexOf(lastAccounted) + 1;
+            batch.subList(from, batch.size()).forEach(this::account);
+            discardRest();
+        }
+    }
+
+    /**
+     * After the log failed (a full disk): keeps taking and counting what is submitted, so that no
+     * worker blocks on a full hand-off queue and the totals still count every request.
+     */
+    private void discardRest() {
+        List<Request> batch = new ArrayList<>(BATCH);
+        while (true) {
+            if (queue.drainTo(batch, BATCH) > 0) {
+                batch.forEach(this::account);
+                batch.clear();
+            } else if (closing) {
+                if (queue.isEmpty()) {
+                    return;
+                }
+            } else {
+                LockSupport.parkNanos(NAP_NANOS);
+            }
         }
     }
 
     private void write(Request r) throws IOException {
+        int outcome = account(r);
+        if (r.failure != null && messages <= MAX_MESSAGES) {
+            errors.write(r.intended + "\t" + r.worker + "\t" + r.operation + "\t" + outcomeNames.get(outcome) + "\t"
+                    + oneLine(r.failure) + "\n");
+        }
+        writer.append(r.intended, r.dequeued, r.sent, r.completed, node, r.worker, r.operation, outcome, r.phase, r.flags);
+    }
+
+    /** Classifies and counts one request, feeds the live metrics and the self-check; returns its outcome code. */
+    private int account(Request r) {
         int outcome = r.outcome;
         if (r.failure != null) {
             String errorClass = safeClassify(r.failure);
             outcome = outcomeCode(errorClass);
             failed++;
+            messages++;
             errorCounts.merge(errorClass, 1L, Long::sum);
-            if (messages++ < MAX_MESSAGES) {
-                errors.write(r.intended + "\t" + r.worker + "\t" + r.operation + "\t" + errorClass + "\t"
-                        + oneLine(r.failure) + "\n");
-            }
         } else if (outcome == LogFormat.OK) {
             ok++;
         } else if (outcome == LogFormat.DROPPED) {
@@ -142,9 +190,10 @@ final class RequestLogger implements AutoCloseable {
         if (r.completed != LogFormat.NONE) {
             completedPerPhase[r.phase]++;
         }
-        writer.append(r.intended, r.dequeued, r.sent, r.completed, node, r.worker, r.operation, outcome, r.phase, r.flags);
         metrics.logged(r, outcome);
         arrivals.logged(r, outcome);
+        lastAccounted = r;
+        return outcome;
     }
 
     private String safeClassify(Throwable t) {
@@ -156,15 +205,22 @@ final class RequestLogger implements AutoCloseable {
         }
     }
 
-    private int outcomeCode(String errorClass) throws IOException {
+    private int outcomeCode(String errorClass) {
         Integer code = errorCodes.get(errorClass);
         if (code == null) {
             int next = LogFormat.FIRST_ERROR + errorCodes.size();
             if (next > LogFormat.MAX_OUTCOME) {
                 return outcomeCode("other_error");
             }
-            writer.defineOutcome(next, errorClass);
+            if (writeFailure == null) {
+                try {
+                    writer.defineOutcome(next, errorClass);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
             errorCodes.put(errorClass, next);
+            outcomeNames.put(next, errorClass);
             code = next;
         }
         return code;
@@ -177,7 +233,12 @@ final class RequestLogger implements AutoCloseable {
         return text.length() > 300 ? text.substring(0, 300) : text;
     }
 
-    /** Requests completed (ok or failed) per phase; valid after {@link #finish()}. */
+    /** Why the log could not be written (a full disk), or null: the log then ends before the totals do. */
+    Throwable writeFailure() {
+        return writeFailure;
+    }
+
+    /** Requests completed (ok or failed) per phase; valid after {@link #finish(long)}. */
     long[] completedPerPhase() {
         return completedPerPhase.clone();
     }
@@ -198,9 +259,10 @@ final class RequestLogger implements AutoCloseable {
         try {
             writer.close();
             errors.close();
-        } finally {
-            if (writeFailure != null) {
-                throw new IOException("request log could not be written: " + writeFailure.getMessage(), writeFailure);
+        } catch (IOException e) {
+            if (writeFailure == null) {
+                writeFailure = e;
+                onWriteFailure.accept(e);
             }
         }
         return new LogTotals(scheduled, ok, failed, dropped, unfinished, errorCounts);

@@ -99,9 +99,10 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
     /** What the run counted, each number from its own source, for {@link #evaluate}. */
     /**
      * @param phaseSeconds how long each phase ran: its planned duration, or up to a stop (0 after it)
+     * @param logFailure   why the request log could not be written (a full disk), or null
      */
     record Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
-                  int workers, LogTotals logged, double[] phaseSeconds) {
+                  int workers, LogTotals logged, double[] phaseSeconds, String logFailure) {
     }
 
     static SelfCheck evaluate(LoadPlan plan, ArrivalRecorder arrivals, Counts counts, ClientCost.Measured cost) {
@@ -134,6 +135,10 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
             failures.add("schedule lag p99 " + Durations.format(p99) + " exceeds " + Durations.format(LAG_P99_LIMIT.toNanos()));
         }
         LogTotals totals = counts.logged();
+        if (counts.logFailure() != null) {
+            failures.add("the request log could not be written (" + counts.logFailure() + "): the run was stopped, and the "
+                    + "records after the last chunk on disk are missing from the log (the totals count them)");
+        }
         if (totals.dropped() > 0) {
             failures.add(overload(totals.dropped(), counts, phases, onSchedule, serverShare(plan, arrivals, counts)));
         }

@@ -35,7 +35,7 @@ class AccountingCheckTest {
         arrivals.finish();
         LogTotals totals = new LogTotals(scheduled, logged, 0, 0, 0, Map.of());
         return SelfCheck.evaluate(PLAN, arrivals, new SelfCheck.Counts(new long[] {scheduled}, 0, new long[] {logged},
-                0, 4, totals, new double[] {1}), COST);
+                0, 4, totals, new double[] {1}, null), COST);
     }
 
     @Test
