@@ -86,7 +86,9 @@ public final class LiveMetrics {
                     bar, elapsed / 1e9, targetRate.getAsDouble(), achieved,
                     registry.getGauges().get("requests.inFlight").getValue(),
                     registry.getGauges().get("queue.length").getValue(),
-                    Durations.format(s.getMedian()), Durations.format(s.get99thPercentile()),
+                    // no percentile before the first success (an empty histogram would say 0ns)
+                    s.size() == 0 ? "-" : Durations.format(s.getMedian()),
+                    s.size() == 0 ? "-" : Durations.format(s.get99thPercentile()),
                     errors.getCount(), dropped.getCount()));
         }, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
     }
