@@ -67,7 +67,7 @@ class CassandraCliTest {
         assertOneLineError(probe("--index", "sasi"), "--index must be one of none, same-table, secondary, separate-table");
         assertOneLineError(probe("--layout", "batched", "--timewidth", "1000"), "--timewidth must be a positive multiple of --batch-size 150");
         assertOneLineError(probe("--keyspace", "drop table"), "not a valid keyspace name");
-        assertOneLineError(probe("--request-timeout", "soon"), "");
+        assertOneLineError(probe("--request-timeout", "soon"), "Invalid value for option '--request-timeout': 'soon' is not a duration");
         assertOneLineError(probe("--read-ratio", "1.5"), "--read-ratio must be in [0, 1], was 1.5");
     }
 
