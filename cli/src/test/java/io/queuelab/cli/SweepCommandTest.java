@@ -46,10 +46,14 @@ class SweepCommandTest {
         assertEquals(400, capacity, 400 * 0.1, r.out());
         String json = Files.readString(sweep.resolve("sweep.json"));
         assertTrue(json.contains("\"complete\" : true"), json);
-        for (double fraction : new double[] {0.25, 0.5}) {
-            double rate = Math.round(fraction * capacity * 10) / 10.0;
-            String run = "rate-" + (rate == Math.rint(rate) ? Long.toString((long) rate) : Double.toString(rate));
-            assertTrue(json.contains(run), run + " in " + json);
+        // the runs as the sweep lists them (the printed X_max is rounded, the rates are not)
+        com.fasterxml.jackson.databind.JsonNode runs = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("runs");
+        assertEquals(2, runs.size(), json);
+        double[] fractions = {0.25, 0.5};
+        for (int i = 0; i < fractions.length; i++) {
+            double rate = runs.get(i).path("rate").asDouble();
+            String run = runs.get(i).path("dir").asText();
+            assertEquals(fractions[i] * capacity, rate, 0.01 * fractions[i] * capacity, run + " in " + json);
             RunSummary s = RunSummary.of(RunDirectory.open(sweep.resolve(run)));
             assertEquals(rate * 2, s.all.response.getTotalCount(), 5 * Math.sqrt(rate * 2), run);
         }
