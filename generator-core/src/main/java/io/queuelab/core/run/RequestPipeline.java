@@ -42,11 +42,6 @@ final class RequestPipeline {
         return hardStop;
     }
 
-    /** Notes that {@code worker} holds {@code r} (given ahead, waiting for its instant, or executing). */
-    void hold(int worker, Request r) {
-        held.set(worker, r);
-    }
-
     /** Executes {@code r} on the calling worker's session and logs it. */
     void executeSync(int worker, SyncSession session, Request r) {
         held.set(worker, r);

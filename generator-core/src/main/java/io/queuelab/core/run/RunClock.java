@@ -59,11 +59,6 @@ final class RunClock {
         return awaitInstant(instant, spinNanos, interrupt, null);
     }
 
-    /** As above, never interrupted. */
-    void awaitInstant(long instant, long spinNanos) {
-        awaitInstant(instant, spinNanos, null, null);
-    }
-
     /**
      * How early one thread parks before an instant: a running estimate of the median lateness of
      * its own timed wake-ups (tens of microseconds on a VM, where a timer interrupt passes through
