@@ -31,12 +31,18 @@ final class RequestLogger implements AutoCloseable {
     static final int MAX_MESSAGES = 1000;
     private static final int BATCH = 4096;
     /**
-     * How long the idle logger sleeps: every wake-up costs CPU that, on a machine shared with the
-     * server, the server does not get (at 0.5 ms this thread alone cost ~50 us per request at
-     * 200 requests/s). 20 ms keeps the hand-off queue ({@value #QUEUE_CAPACITY} requests) from
-     * filling below ~3 million records/s, and a submit never waits for this thread to wake.
+     * How long the idle logger sleeps, at the least and at the most. Every wake-up costs CPU that,
+     * on a machine shared with the server, the server does not get (at 0.5 ms this thread alone
+     * cost ~50 us per request at 200 requests/s; at a fixed 20 ms still ~15 us). The nap adapts to
+     * the rate of records it finds: long enough to find about {@value #RECORDS_PER_NAP} records,
+     * within these bounds, so a slow run wakes the logger {@code 1e9 / MAX_NAP_NANOS} times a
+     * second and a fast one never lets the hand-off queue ({@value #QUEUE_CAPACITY} requests) fill
+     * below ~3 million records/s. A submit that still finds the queue full (a jump from a slow
+     * phase to a very fast one) wakes the logger at once rather than waiting for its nap.
      */
-    private static final long NAP_NANOS = 20_000_000;
+    private static final long MIN_NAP_NANOS = 20_000_000;
+    private static final long MAX_NAP_NANOS = FLUSH_MILLIS * 1_000_000L;
+    private static final int RECORDS_PER_NAP = 8192;
     private static final int QUEUE_CAPACITY = 1 << 16;
 
     private final RequestLogWriter writer;
@@ -92,6 +98,10 @@ final class RequestLogger implements AutoCloseable {
 
     /** Hands a finished request (claimed by the caller) to the logger; never drops it. */
     void submit(Request r) {
+        if (queue.offer(r)) {
+            return;
+        }
+        LockSupport.unpark(thread); // full: the logger is napping through a jump in the rate
         boolean interrupted = false;
         while (true) {
             try {
@@ -109,21 +119,28 @@ final class RequestLogger implements AutoCloseable {
     private void loop() {
         List<Request> batch = new ArrayList<>(BATCH);
         long lastFlush = System.nanoTime();
+        long napStart = lastFlush;
+        long found = 0; // records drained since the last nap began
         try {
             while (true) {
                 // drain and nap rather than block per request: a submit then never has to wake
                 // this thread, which would cost a system call per request
-                if (queue.drainTo(batch, BATCH) > 0) {
+                int n = queue.drainTo(batch, BATCH);
+                if (n > 0) {
                     for (Request r : batch) {
                         write(r);
                     }
                     batch.clear();
+                    found += n;
                 } else if (closing) {
                     if (queue.isEmpty()) {
                         break;
                     }
                 } else {
-                    LockSupport.parkNanos(NAP_NANOS);
+                    long start = System.nanoTime();
+                    LockSupport.parkNanos(napNanos(found, start - napStart));
+                    napStart = start;
+                    found = 0;
                 }
                 long now = System.nanoTime();
                 if (now - lastFlush >= FLUSH_MILLIS * 1_000_000L) {
@@ -142,6 +159,15 @@ final class RequestLogger implements AutoCloseable {
         }
     }
 
+    /** The next nap: long enough to find about {@value #RECORDS_PER_NAP} records at the rate just seen. */
+    static long napNanos(long records, long overNanos) {
+        if (records <= 0) {
+            return MAX_NAP_NANOS;
+        }
+        double nanos = (double) overNanos * RECORDS_PER_NAP / records;
+        return (long) Math.max(MIN_NAP_NANOS, Math.min(MAX_NAP_NANOS, nanos));
+    }
+
     /**
      * After the log failed (a full disk): keeps taking and counting what is submitted, so that no
      * worker blocks on a full hand-off queue and the totals still count every request.
@@ -157,7 +183,7 @@ final class RequestLogger implements AutoCloseable {
                     return;
                 }
             } else {
-                LockSupport.parkNanos(NAP_NANOS);
+                LockSupport.parkNanos(MIN_NAP_NANOS);
             }
         }
     }
@@ -249,6 +275,7 @@ final class RequestLogger implements AutoCloseable {
      */
     LogTotals finish(long scheduled) throws IOException {
         closing = true;
+        LockSupport.unpark(thread); // not a nap's length later
         try {
             thread.join();
         } catch (InterruptedException e) {
