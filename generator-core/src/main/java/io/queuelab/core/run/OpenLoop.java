@@ -48,6 +48,8 @@ final class OpenLoop {
     private final long[] spinNanos;
     private final long[] asyncScheduled;
     private final long[] asyncDropped;
+    /** The synchronous workers' shared estimate of their timer's lateness. */
+    private final RunClock.TimerLead workerLead = new RunClock.TimerLead();
     private volatile WorkerSchedule workers;
     private volatile AsyncSender asyncSender;
     private volatile long stoppedAt = -1;
@@ -113,7 +115,7 @@ final class OpenLoop {
 
     private void worker(int index, SyncSession session, WorkerSchedule schedule) {
         RunClock.preciseTimers();
-        RunClock.TimerLead lead = new RunClock.TimerLead();
+        RunClock.TimerLead lead = workerLead;
         for (Request r; (r = schedule.take()) != null; ) {
             if (!WorkerSchedule.dispatched(r)) {
                 // taken ahead: this worker waits for the instant itself

@@ -40,7 +40,7 @@ final class RunClock {
             if (interrupt != null && interrupt.getAsBoolean()) {
                 return false;
             }
-            long early = lead == null ? spinNanos : Math.max(spinNanos, lead.nanos);
+            long early = lead == null ? spinNanos : Math.max(spinNanos, lead.nanos());
             if (left > early) {
                 long target = instant - early;
                 LockSupport.parkNanos(target - now());
@@ -60,23 +60,29 @@ final class RunClock {
     }
 
     /**
-     * How early one thread parks before an instant: a running estimate of the median lateness of
-     * its own timed wake-ups (tens of microseconds on a VM, where a timer interrupt passes through
-     * the hypervisor). Parking that much earlier and spinning the remainder puts the median wake-up
-     * on the instant, at a cost of a few microseconds of spinning per wait; the estimate moves by a
+     * How early a thread parks before an instant: a running estimate of the median lateness of
+     * timed wake-ups (tens of microseconds on a VM, where a timer interrupt passes through the
+     * hypervisor). Parking that much earlier and spinning the remainder puts the median wake-up on
+     * the instant, at a cost of a few microseconds of spinning per wait; the estimate moves by a
      * quantile-tracking step per observation (up when a wake-up was later than the lead, down when
-     * earlier) and stays within [0, {@value #MAX_NANOS}] ns. Used by one thread only.
+     * earlier) and stays within [0, {@value #MAX_NANOS}] ns.
+     *
+     * <p>The workers of one run share one estimate (they wake on the same machine's timer), so it
+     * learns from every wake-up rather than from one worker's share of them: with 16 workers at
+     * 200 requests/s a lead of each worker's own took longer than a typical warm-up to converge.
+     * Concurrent observations may overwrite each other; a lost step only slows the tracking.
      */
     static final class TimerLead {
         static final long MAX_NANOS = 100_000;
         private static final long STEP_NANOS = 500;
-        private long nanos;
+        private volatile long nanos;
 
         void observe(long lateNanos) {
             if (lateNanos < 0) {
                 return; // woken before the target (an unpark): says nothing about the timer
             }
-            nanos = Math.max(0, Math.min(MAX_NANOS, nanos + (lateNanos > nanos ? STEP_NANOS : -STEP_NANOS)));
+            long now = nanos;
+            nanos = Math.max(0, Math.min(MAX_NANOS, now + (lateNanos > now ? STEP_NANOS : -STEP_NANOS)));
         }
 
         long nanos() {
