@@ -56,6 +56,17 @@ class MultiHostIT {
     static void removeHosts() throws Exception {
         if (hosts != null) {
             script(List.of("scripts/test-hosts", "down", hosts.toString()), Map.of(), hosts.resolve("down.out"));
+            // the hosts' copies of the jar are 183 MB each; the logs and runs stay for a look
+            for (int i = 0; i < 3; i++) {
+                Path cache = hosts.resolve("host-" + i + "/cache");
+                if (Files.isDirectory(cache)) {
+                    try (var files = Files.walk(cache)) {
+                        for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                            Files.delete(f);
+                        }
+                    }
+                }
+            }
         }
     }
 
