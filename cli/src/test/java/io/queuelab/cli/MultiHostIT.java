@@ -5,6 +5,10 @@ import com.google.common.hash.Hashing;
 import io.queuelab.core.log.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
+import io.queuelab.jdbc.EmbeddedMariaDb;
+import io.queuelab.jdbc.JdbcTarget;
+import io.queuelab.jdbc.WisconsinLoader;
+import io.queuelab.jdbc.WisconsinRelation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,8 +36,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * address and sshd, made by scripts/test-hosts), none of which has a checkout: the launcher ships
  * the packaged jar into each host's own cache (host 0 has none, host 1 a jar of the same name that is
  * not this one, host 2 this very jar), the nodes measure their clocks against the reference on the
- * bridge address and start together, and the merge puts their logs into one run. Skipped, with the
- * reason, where this machine does not allow network namespaces or has no sshd.
+ * bridge address and start together, and the merge puts their logs into one run. Then the same over
+ * the namespace network to a real server: an embedded MariaDB listening on the bridge address, whose
+ * account for the nodes has a password that reaches them only on ssh's standard input. Skipped, with
+ * the reason, where this machine does not allow network namespaces or has no sshd.
  */
 class MultiHostIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
@@ -39,6 +47,7 @@ class MultiHostIT {
     private static final String SECRET = "not-on-any-command-line-3f9c";
     private static final String BRIDGE = "10.231.0.1";
     private static Path hosts;
+    private static EmbeddedMariaDb db;
 
     @BeforeAll
     static void makeHosts() throws Exception {
@@ -54,16 +63,22 @@ class MultiHostIT {
 
     @AfterAll
     static void removeHosts() throws Exception {
+        if (db != null) {
+            db.close();
+        }
         if (hosts != null) {
             script(List.of("scripts/test-hosts", "down", hosts.toString()), Map.of(), hosts.resolve("down.out"));
-            // the hosts' copies of the jar are 183 MB each; the logs and runs stay for a look
-            for (int i = 0; i < 3; i++) {
-                Path cache = hosts.resolve("host-" + i + "/cache");
-                if (Files.isDirectory(cache)) {
-                    try (var files = Files.walk(cache)) {
-                        for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                            Files.delete(f);
-                        }
+            removeCaches(); // the hosts' copies of the jar are 183 MB each; the logs and runs stay for a look
+        }
+    }
+
+    private static void removeCaches() throws IOException {
+        for (int i = 0; i < 3; i++) {
+            Path cache = hosts.resolve("host-" + i + "/cache/queuelab");
+            if (Files.isDirectory(cache)) {
+                try (var files = Files.walk(cache)) {
+                    for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(f);
                     }
                 }
             }
@@ -74,6 +89,7 @@ class MultiHostIT {
     void threeHostsOverSshGetTheJarRunTogetherAndMergeIntoOneRun() throws Exception {
         String sha = sha256(JAR);
         String cachedName = "queuelab/queuelab-" + sha + ".jar";
+        removeCaches(); // whatever another test here shipped
         Path damaged = hosts.resolve("host-1/cache").resolve(cachedName);
         Files.createDirectories(damaged.getParent());
         Files.writeString(damaged, "another build of queuelab");
@@ -147,6 +163,40 @@ class MultiHostIT {
             }
         });
         assertEquals(List.of(), mergedFailures, "only a node's own timing check may fail on a shared 2-core machine");
+    }
+
+    @Test
+    void theNodesLoadARealServerOverTheNamespaceNetworkWithAPasswordFromStdin() throws Exception {
+        db = EmbeddedMariaDb.start(Path.of("target", "multihost-mariadb"), List.of("--bind-address=127.0.0.1," + BRIDGE));
+        JdbcTarget root = new JdbcTarget(db.jdbcUrl(), EmbeddedMariaDb.USER, "");
+        try (Connection c = root.connectForLoading(); Statement s = c.createStatement()) {
+            s.execute("CREATE USER IF NOT EXISTS 'qlnode'@'10.231.0.%'");
+            s.execute("ALTER USER 'qlnode'@'10.231.0.%' IDENTIFIED BY '" + SECRET + "'");
+            s.execute("GRANT SELECT ON " + EmbeddedMariaDb.DATABASE + ".* TO 'qlnode'@'10.231.0.%'");
+        }
+        new WisconsinLoader(root).load(new WisconsinRelation("wisc", 1000, 1), WisconsinRelation.Engine.INNODB);
+
+        Path out = hosts.resolve("jdbc");
+        int port = freePort();
+        Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(), "--reference", BRIDGE + ":" + port,
+                        "--start-in", "6", "--out", out.toString(), "--", "--backend", "jdbc", "--jdbc-url",
+                        "jdbc:mysql://" + BRIDGE + ":" + db.port() + "/" + EmbeddedMariaDb.DATABASE, "--user", "qlnode",
+                        "--password-env", "QL_TEST_SECRET", "--operation", "select", "--rate", "300", "--duration", "3s",
+                        "--workers", "4", "--report-interval", "0"),
+                Map.of("SSH", loggingSsh().toString(), "CLOCK_PORT", String.valueOf(port), "QL_TEST_SECRET", SECRET),
+                hosts.resolve("jdbc.out"));
+        String said = Files.readString(hosts.resolve("jdbc.out"));
+        assertEquals(0, run.exitValue(), said);
+        JsonNode root1 = RunDirectory.open(out).manifest().root();
+        long scheduled = root1.path("totals").path("scheduled").asLong();
+        assertTrue(scheduled > 700 && scheduled < 1100, "3 s at 300/s: " + scheduled);
+        assertEquals(scheduled, root1.path("totals").path("ok").asLong(),
+                "every select answered, so every node logged in with the password it read from stdin: " + root1.path("totals"));
+        assertEquals(scheduled, RunSummary.of(RunDirectory.open(out)).count("ok"));
+        for (JsonNode node : root1.path("merge").path("nodes")) {
+            assertEquals("jdbc", node.path("settings").path("backend").asText());
+        }
+        assertFalse(Files.readString(hosts.resolve("ssh-argv.log")).contains(SECRET), "the password is on an ssh command line");
     }
 
     @Test
