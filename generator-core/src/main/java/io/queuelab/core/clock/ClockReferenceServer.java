@@ -15,9 +15,17 @@ import java.util.function.LongSupplier;
  * A clock that generators on several machines compare themselves with ({@link ClockProbe}), so that
  * their request logs can be put on one time line ({@code queuelab merge}). Protocol, over TCP: the
  * client sends one byte, the server answers its clock as 8 bytes (ns since the Unix epoch, big
- * endian), as many times as the client asks. One thread per connection: a run has a few nodes.
+ * endian), as many times as the client asks. One thread per connection, each alive for one
+ * measurement (64 exchanges, a few ms).
  */
 public final class ClockReferenceServer implements Closeable {
+    /**
+     * Connections waiting to be accepted: every node of a run probes at about the same instant, and
+     * with Java's default of 50 the 51st connection waited for a SYN retransmission, 1 s
+     * (scripts/bench-merge, docs/distributed.md "Scale"). The kernel caps it at net.core.somaxconn.
+     */
+    static final int BACKLOG = 1024;
+
     private final ServerSocket socket;
     private final LongSupplier epochNanos;
     private final Thread acceptor;
@@ -40,7 +48,7 @@ public final class ClockReferenceServer implements Closeable {
         ServerSocket socket = new ServerSocket();
         try {
             socket.setReuseAddress(true);
-            socket.bind(address);
+            socket.bind(address, BACKLOG);
         } catch (IOException e) {
             socket.close();
             throw new IOException("cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e.getMessage(), e);

@@ -444,6 +444,7 @@ public final class RunMerge {
             entry.set("totals", n.manifest.root().path("totals"));
             entry.put("verdict", n.selfCheck().path("verdict").asText());
             entry.set("settings", n.manifest.root().path("settings"));
+            // per-host telemetry (issue 17, item 3) belongs here, beside the node's settings
         }
     }
 

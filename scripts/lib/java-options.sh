@@ -1,0 +1,23 @@
+# shellcheck shell=bash
+# The JVM options of a queuelab command, sourced by ./queuelab and by scripts/distributed-run (which
+# starts the jar itself on remote hosts): one place decides them.
+#
+# The load commands are the instrument: on a machine the client shares with the server, every CPU
+# second the client spends is taken from the server. C1 alone compiles the request path at a small
+# fraction of C2's cost, and C2's compiler threads would otherwise still be busy well into the measured
+# phase; the serial collector and no perf-data sampler keep the JVM's own threads few and asleep
+# (docs/benchmarks.md, "client CPU"). Not for Cassandra: its checked range reads decode every row in the
+# client, where C2's code costs ~40 % less CPU per read. QUEUELAB_JAVA_OPTS replaces these options.
+#   queuelab_java_options COMMAND [ARGS...]   prints the options, space-separated
+queuelab_java_options() {
+  if [ -n "${QUEUELAB_JAVA_OPTS:-}" ]; then echo "$QUEUELAB_JAVA_OPTS"; return; fi
+  local opts="-Xmx4g"
+  case "${1:-}" in
+    run|sweep)
+      opts="-Xmx4g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
+      for a in "$@"; do
+        if [ "$a" = cassandra ] || [ "$a" = --backend=cassandra ]; then opts="-Xmx4g"; fi
+      done ;;
+  esac
+  echo "$opts"
+}
