@@ -38,6 +38,12 @@ final class OpenLoop {
      * in vain).
      */
     static final long ADMIT_PERIOD_NANOS = 10_000_000;
+    /**
+     * The schedule thread's nap while a worker is parked: every arrival then has a free worker,
+     * and the thread is woken when the last parked worker leaves; the nap bounds how late it sees
+     * a stop request or the schedule's end.
+     */
+    static final long IDLE_ADMIT_NANOS = 100_000_000;
     private static final long POLL_NANOS = 20_000_000;
 
     private final LoadPlan plan;
@@ -122,6 +128,7 @@ final class OpenLoop {
                 Request taken = r;
                 if (!clock.awaitInstant(r.intended, spinNanos[r.phase], () -> schedule.abandoned(taken) || pipeline.stopped(),
                         lead) || schedule.abandoned(r)) {
+                    schedule.gaveUp(r);
                     continue; // the run stopped before this arrival's instant: it never happened
                 }
                 schedule.entered(r);
@@ -151,7 +158,13 @@ final class OpenLoop {
                 dropped.forEach(pipeline::dropped);
                 return;
             }
-            clock.awaitInstant(Math.max(next, lastAdmit + ADMIT_PERIOD_NANOS), 0, stopRequested);
+            if (schedule.workerFree(Thread.currentThread())) {
+                // a parked worker takes every arrival; the queue matters again only when none is
+                // left parked, which wakes this thread (and a stop request is seen within this nap)
+                LockSupport.parkNanos(IDLE_ADMIT_NANOS);
+            } else {
+                clock.awaitInstant(Math.max(next, lastAdmit + ADMIT_PERIOD_NANOS), 0, stopRequested);
+            }
             lastAdmit = clock.now();
         }
     }

@@ -50,6 +50,35 @@ class OpenLoopTest {
         }
     }
 
+    /**
+     * A light load is carried by the fewest workers: the others stay parked, so their threads and
+     * connections cost nothing and the busy ones stay in the caches (with every free worker
+     * waiting for an arrival of its own, as before, 16 workers shared the load evenly, each
+     * sending a sixteenth). Every request still found a free worker at its instant.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aLightLoadIsCarriedByTheFewestWorkers() throws Exception {
+        RunResult result = Runs.run(Runs.config(Runs.poisson(500, Duration.ofSeconds(3)), 16, 1000, dir.resolve("run")),
+                NoopBackend.sync());
+        long[] perWorker = new long[16];
+        long all = 0;
+        try (RequestLogReader log = result.directory().openLog()) {
+            while (log.next()) {
+                perWorker[log.worker()]++;
+                all++;
+            }
+        }
+        java.util.Arrays.sort(perWorker);
+        long busiestThree = perWorker[15] + perWorker[14] + perWorker[13];
+        assertTrue(busiestThree >= 0.6 * all, "the 3 busiest of 16 workers sent " + busiestThree + " of " + all
+                + " requests: " + java.util.Arrays.toString(perWorker));
+        SelfCheck.PhaseCheck main = result.selfCheck().phases().get(0);
+        assertTrue(main.idleWorkerRequests() >= 0.95 * main.scheduled(),
+                () -> main.idleWorkerRequests() + " of " + main.scheduled() + " found an idle worker");
+        assertEquals(0, result.totals().dropped());
+    }
+
     /** A rate far beyond what one client thread can issue: the drops are the client's, and the verdict says so. */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
