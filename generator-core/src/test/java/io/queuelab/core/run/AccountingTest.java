@@ -232,12 +232,19 @@ class AccountingTest {
         java.util.Arrays.sort(events, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         int inFlight = 0;
         int max = 0;
-        for (long[] e : events) {
-            inFlight += (int) e[1];
+        long atFour = 0;
+        for (int e = 0; e < events.length; e++) {
+            inFlight += (int) events[e][1];
             max = Math.max(max, inFlight);
+            if (inFlight == 4 && e + 1 < events.length) {
+                atFour += events[e + 1][0] - events[e][0];
+            }
         }
         assertEquals(4, max);
-        RunSummary s = RunSummary.of(result.directory());
-        assertEquals(400, s.okRate(), 0.08 * 400);
+        // and not fewer: a completion's job is sent again at once (microseconds; a loaded machine may
+        // delay some by a time slice), so 4 are in flight nearly all the time, whatever the emulated
+        // server's speed on a busy machine
+        double share = (double) atFour / (events[events.length - 1][0] - events[0][0]);
+        assertTrue(share > 0.9, "share of the run with 4 requests in flight: " + share);
     }
 }
