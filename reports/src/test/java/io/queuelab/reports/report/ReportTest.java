@@ -5,6 +5,7 @@ import io.queuelab.reports.SimRuns;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Workload;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,6 +91,25 @@ class ReportTest {
         // 7 measured + 4 simulated runs: 11 response-time charts, the rate chart, 4 CDFs of measured runs
         // with a simulated twin, 3 CDFs of measured runs against the fitted DPB model, N/T and N/P
         assertEquals(11 + 1 + 4 + 3 + 2, ids.size(), ids.toString());
+    }
+
+    /**
+     * The report as a browser shows it (Debian's headless chromium): no console message (the
+     * report has no script; any message is an error, e.g. a refused resource), and every figure of
+     * the file is rendered with an SVG whose drawn content has a size.
+     */
+    @Test
+    void headlessChromiumRendersEveryChartWithoutConsoleErrors() throws Exception {
+        Path chromium = HeadlessChromium.find();
+        Assumptions.assumeTrue(chromium != null,
+                "chromium is not installed (Debian: apt-get install -y chromium; .ci/run installs it): report not rendered");
+        HeadlessChromium.Rendering rendering = HeadlessChromium.render(chromium, html);
+        assertEquals(List.of(), rendering.console(), "console messages of the rendered report");
+        NodeList figures = document.getElementsByTagName("figure");
+        assertEquals(figures.getLength(), rendering.figures().size(), rendering.figures()::toString);
+        for (HeadlessChromium.Figure f : rendering.figures()) {
+            assertTrue(f.width() > 100 && f.height() > 100 && f.shapes() > 20, () -> "rendered chart " + f);
+        }
     }
 
     @Test
