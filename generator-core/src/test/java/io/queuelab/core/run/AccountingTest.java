@@ -89,9 +89,14 @@ class AccountingTest {
                 }
             }
         }
-        assertTrue(maxService >= 990_000_000L && maxService < 1_300_000_000L, "the stall: " + maxService);
-        assertTrue(scheduledDuringStall >= 140 && scheduledDuringStall <= 260, "~200 scheduled during the stall: " + scheduledDuringStall);
-        assertTrue(maxResponse >= 990_000_000L && maxResponse < 1_400_000_000L, "largest response ~1 s: " + maxResponse);
+        // a loaded machine may oversleep the 1 s stall; what follows is judged against the stall as it happened
+        assertTrue(maxService >= 990_000_000L && maxService < 3_000_000_000L, "the stall: " + maxService);
+        double expectedDuringStall = 200 * maxService / 1e9;
+        assertEquals(expectedDuringStall, scheduledDuringStall, 5 * Math.sqrt(expectedDuringStall),
+                "Poisson arrivals at 200/s during the " + maxService + " ns stall");
+        // the request that arrived as the stall began waited it out, and no response counts the stall twice
+        assertTrue(maxResponse >= maxService - 10_000_000L && maxResponse < maxService + 500_000_000L,
+                "largest response " + maxResponse + " ns beside the stall " + maxService + " ns");
         // timing from dequeue would show one slow request; from the schedule, every one behind it is slow
         assertTrue(slowOnes >= 100, "requests delayed by the stall: " + slowOnes);
         RunSummary s = RunSummary.of(result.directory());
