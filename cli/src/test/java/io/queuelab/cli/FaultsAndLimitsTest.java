@@ -129,6 +129,21 @@ class FaultsAndLimitsTest {
         return run;
     }
 
+    /** {@code read-speed} reads every record of a run (the count is the run's own) and prints the rate. */
+    @Test
+    void readSpeedReadsEveryRecordOfARun() throws IOException {
+        Path run = noopRun("speed");
+        long scheduled = Manifest.read(run).root().path("totals").path("scheduled").asLong();
+        CliTestSupport.Result r = CliTestSupport.run("read-speed", run.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+) records, best of \\d+ passes: ([0-9.]+) million records/s")
+                .matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertEquals(scheduled, Long.parseLong(m.group(1)), r.out());
+        assertTrue(scheduled > 100 && Double.parseDouble(m.group(2)) > 0, r.out());
+        refused("read-speed", dir.resolve("no-such-run").toString());
+    }
+
     @Test
     void summaryExportAndReportSayFirstThatARunIsIncomplete() throws IOException {
         Path run = crashedRun(noopRun("crashed"));

@@ -43,6 +43,55 @@ class ReportsCommandsTest {
         return dir;
     }
 
+    /** {@code fit mm1 --load-dependent --latency 0} on a sweep of a simulated load-dependent server recovers p and x. */
+    @Test
+    void fitMm1LoadDependentRecoversPFromASimulatedSweep() {
+        Path sweep = tmp.resolve("ld");
+        for (String rate : new String[] {"5", "15", "25", "35", "45"}) {
+            assertEquals(0, run("simulate", "--model", "mm1-ld", "--service", "exp:0.01", "--p", "0.02", "--capacity", "1000",
+                    "--lambda", rate, "--customers", "200000", "--replications", "1", "--seed", rate,
+                    "--out", sweep.resolve("rate-" + rate).toString()), stderr());
+        }
+        assertEquals(0, run("fit", "mm1", "--load-dependent", "--latency", "0", sweep.toString()), stderr());
+        String o = stdout();
+        String loadDependent = o.substring(o.indexOf("load-dependent M/M/1"));
+        assertEquals(0.02, parameter(loadDependent, "p"), 0.25 * 0.02, o);
+        assertEquals(0.01, parameter(loadDependent, "x"), 0.05 * 0.01, o);
+    }
+
+    /** {@code fit dpb} on the three runs seed 004's method needs, simulated from Table 1, prints Table 1 back. */
+    @Test
+    void fitDpbPrintsTable1OfSimulatedTable1Runs() {
+        Path open = tmp.resolve("dpb-open");
+        Path closed = tmp.resolve("dpb-closed");
+        Path single = tmp.resolve("dpb-single");
+        assertEquals(0, run("simulate", "--model", "dpb", "--lambda", "25", "--duration", "3600", "--keep-warmup",
+                "--replications", "1", "--seed", "11", "--out", open.toString()), stderr());
+        assertEquals(0, run("simulate", "--model", "dpb", "--closed", "50", "--duration", "3600", "--keep-warmup",
+                "--replications", "1", "--seed", "12", "--out", closed.toString()), stderr());
+        assertEquals(0, run("simulate", "--model", "dpb", "--closed", "1", "--customers", "20000", "--keep-warmup",
+                "--replications", "1", "--seed", "13", "--out", single.toString()), stderr());
+        assertEquals(0, run("fit", "dpb", "--open", open.toString(), "--closed", closed.toString(), "--single",
+                single.toString()), stderr());
+        String o = stdout();
+        Matcher dpb = Pattern.compile("DPB_max\\s+(\\d+)").matcher(o);
+        assertTrue(dpb.find(), o);
+        assertEquals(111, Integer.parseInt(dpb.group(1)), 11.1, o);
+        Matcher proc = Pattern.compile("T_proc\\s+Exp\\(([0-9.]+) ms\\)").matcher(o);
+        assertTrue(proc.find(), o);
+        assertEquals(26.9, Double.parseDouble(proc.group(1)), 2.69, o);
+        Matcher dp = Pattern.compile("T_dp\\s+Exp\\(([0-9.]+) ms\\)").matcher(o);
+        assertTrue(dp.find(), o);
+        assertEquals(4.33, Double.parseDouble(dp.group(1)), 0.433, o);
+    }
+
+    /** A fitted parameter's value from a fit's table ("  name   value  +- error unit"). */
+    private static double parameter(String table, String name) {
+        Matcher m = Pattern.compile("(?m)^  " + Pattern.quote(name) + "\\s+([-0-9.eE+]+)\\s+\\+-").matcher(table);
+        assertTrue(m.find(), name + " in " + table);
+        return Double.parseDouble(m.group(1));
+    }
+
     @Test
     void fitMm1OnASimulatedSweepPrintsBothFitsNearTheTruth() {
         Path sweep = tmp.resolve("sweep");

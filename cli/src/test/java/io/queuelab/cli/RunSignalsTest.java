@@ -130,4 +130,38 @@ class RunSignalsTest {
             p.destroyForcibly();
         }
     }
+
+    /**
+     * kill -9 of a real run: nothing of the process runs after the signal, yet summary, export and
+     * report of what it left succeed and say first that the run is incomplete, with what is on disk.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void summaryExportAndReportOfARunKilledWithSigkillSayItIsIncomplete() throws Exception {
+        Path out = dir.resolve("killed");
+        Process p = start(out, "--backend", "mm1", "--mu", "5000", "--rate", "1000", "--duration", "120s");
+        try {
+            awaitRunning(out, 1.5);
+            signal(p, "KILL");
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS), "killed");
+        } finally {
+            p.destroyForcibly();
+        }
+        assertFalse(new ObjectMapper().readTree(out.resolve("manifest.json").toFile()).path("complete").asBoolean());
+        CliTestSupport.Result summary = CliTestSupport.run("summary", out.toString());
+        assertEquals(0, summary.exitCode(), summary.err());
+        assertTrue(summary.out().startsWith("WARNING: this run did not finish"), summary.out());
+        CliTestSupport.Result export = CliTestSupport.run("export", out.toString(), "--csv", dir.resolve("killed.csv").toString());
+        assertEquals(0, export.exitCode(), export.err());
+        assertTrue(export.err().startsWith("WARNING: run " + out + " is incomplete: it crashed or was interrupted"), export.err());
+        java.util.regex.Matcher onDisk = java.util.regex.Pattern.compile("on disk: (\\d+) requests logged").matcher(export.err());
+        assertTrue(onDisk.find(), export.err());
+        long requests = Long.parseLong(onDisk.group(1));
+        assertTrue(requests > 500, "about 1000/s for 1.5 s, the whole chunks written before the kill: " + requests);
+        assertEquals(requests + 1, Files.readAllLines(dir.resolve("killed.csv")).size(), "one CSV row a request on disk, and the header");
+        CliTestSupport.Result report = CliTestSupport.run("report", out.toString(), "--out", dir.resolve("killed.html").toString());
+        assertEquals(0, report.exitCode(), report.err());
+        assertTrue(report.out().startsWith("WARNING: run " + out + " is incomplete"), report.out());
+        assertTrue(Files.readString(dir.resolve("killed.html")).contains("<svg"), "the report has its charts");
+    }
 }

@@ -49,13 +49,14 @@ abstract class WisconsinContract {
         loaded = true;
     }
 
+    /** Drops the relation and the copies the tests make, also when a test failed before dropping its own. */
     @AfterAll
     void dropRelation() throws SQLException {
         if (!loaded) {
             return;
         }
         try (Connection c = target().connect(0); Statement s = c.createStatement()) {
-            s.execute("DROP TABLE IF EXISTS " + table());
+            s.execute("DROP TABLE IF EXISTS " + table() + ", " + table() + "_ins, " + table() + "_upd");
         }
     }
 

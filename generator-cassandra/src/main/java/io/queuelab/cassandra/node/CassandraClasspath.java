@@ -14,8 +14,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The class path of a real Cassandra server ({@code org.apache.cassandra:cassandra-all} and its
  * dependencies), resolved from Maven Central by running {@code mvn dependency:build-classpath} on a
- * small pom shipped in this jar. The result is cached in a file; a cache whose jars all exist is
- * reused without running Maven. Maven is {@code mvn} on the PATH, or {@code $QUEUELAB_MVN}.
+ * small pom shipped in this jar. The result is cached once per machine and user
+ * ({@link #machineCache()}: the jars it names are in that user's Maven repository); a cache whose
+ * jars all exist is reused without running Maven, by every cluster directory, test and demo. Maven
+ * is {@code mvn} on the PATH, or {@code $QUEUELAB_MVN}; offline, the first resolution fails with a
+ * message saying that it needs Maven Central or the jars already in the local repository.
  */
 public final class CassandraClasspath {
     private static final String RESOURCES = "/io/queuelab/cassandra/node/";
@@ -33,7 +36,24 @@ public final class CassandraClasspath {
     }
 
     /**
+     * The directory of the machine-wide cache: {@code $XDG_CACHE_HOME/queuelab}, else
+     * {@code ~/.cache/queuelab}.
+     */
+    public static Path machineCache() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("queuelab");
+    }
+
+    /** Resolves (or reuses from the {@link #machineCache()}) the class path of Cassandra {@code version}. */
+    public static CassandraClasspath resolve(String version) throws IOException {
+        return resolve(machineCache(), version);
+    }
+
+    /**
      * Resolves (or reuses from {@code cacheDir}) the class path of Cassandra {@code version}.
+     * Processes resolving at the same time each write their own files and the cache is replaced
+     * atomically, so a reader never sees half a class path.
      *
      * @throws IOException with Maven's last output lines when resolution fails
      */
@@ -49,14 +69,30 @@ public final class CassandraClasspath {
                 return classpath;
             }
         }
-        Path pom = cacheDir.resolve("cassandra-server-pom.xml");
+        String own = "." + ProcessHandle.current().pid() + "." + System.nanoTime();
+        Path pom = cacheDir.resolve("cassandra-server-pom.xml" + own);
         Files.writeString(pom, resource("cassandra-server-pom.xml"));
-        Path mavenOutput = cacheDir.resolve("mvn-output.txt");
+        Path mavenOutput = cacheDir.resolve("mvn-output.txt" + own);
+        Path resolved = cacheDir.resolve("classpath-" + version + ".txt" + own);
+        try {
+            resolveWithMaven(pom, mavenOutput, resolved, version);
+            CassandraClasspath classpath = parse(Files.readString(resolved));
+            Files.move(resolved, cached, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return classpath;
+        } finally {
+            Files.deleteIfExists(pom);
+            Files.deleteIfExists(mavenOutput);
+            Files.deleteIfExists(resolved);
+        }
+    }
+
+    private static void resolveWithMaven(Path pom, Path mavenOutput, Path resolved, String version) throws IOException {
         String mvn = System.getenv().getOrDefault("QUEUELAB_MVN", "mvn");
         ProcessBuilder builder = new ProcessBuilder(mvn, "-B", "-q", "-f", pom.toString(),
                 "-Dcassandra.version=" + version,
                 "-Ddependency-plugin.version=" + launcherProperties().getProperty("dependency-plugin.version"),
-                "-Dmdep.outputFile=" + cached,
+                "-Dmdep.outputFile=" + resolved,
                 "dependency:build-classpath")
                 .redirectErrorStream(true)
                 .redirectOutput(mavenOutput.toFile());
@@ -78,11 +114,11 @@ public final class CassandraClasspath {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while Maven resolved Cassandra " + version, e);
         }
-        if (maven.exitValue() != 0 || !Files.exists(cached)) {
+        if (maven.exitValue() != 0 || !Files.exists(resolved)) {
             throw new IOException("Maven could not resolve org.apache.cassandra:cassandra-all:" + version
-                    + ": " + LogTail.lastLines(mavenOutput, 3));
+                    + " (the first start on a machine downloads Cassandra's jars from Maven Central; offline, they must"
+                    + " already be in the local Maven repository): " + LogTail.lastLines(mavenOutput, 3));
         }
-        return parse(Files.readString(cached));
     }
 
     private static CassandraClasspath parse(String text) {

@@ -111,7 +111,7 @@ public final class LocalCassandraCluster implements AutoCloseable {
     }
 
     private CassandraClasspath classpath() throws IOException {
-        return CassandraClasspath.resolve(directory.resolve("classpath"), settings.version());
+        return CassandraClasspath.resolve(settings.version());
     }
 
     /** Reattaches to the cluster recorded in {@code directory} (it need not be running). */

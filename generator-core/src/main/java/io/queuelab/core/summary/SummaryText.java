@@ -3,6 +3,7 @@ package io.queuelab.core.summary;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.queuelab.core.log.Manifest;
 import io.queuelab.core.run.Durations;
+import io.queuelab.core.run.SelfCheck;
 import org.HdrHistogram.Histogram;
 
 import java.util.Locale;
@@ -98,8 +99,9 @@ public final class SummaryText {
                         p.path("name").asText(), p.path("targetRate").asDouble(), p.path("scheduled").asLong(),
                         p.path("expected").asDouble(), p.path("achievedRate").asDouble()));
                 if (p.path("ksSampleSize").asInt() > 0) {
-                    b.append(String.format(Locale.ROOT, " KS D=%.4f p=%.3g (n=%d)", p.path("ksD").asDouble(),
-                            p.path("ksPValue").asDouble(), p.path("ksSampleSize").asInt()));
+                    int n = p.path("ksSampleSize").asInt();
+                    b.append(String.format(Locale.ROOT, " KS D=%.4f p=%.3g (n=%d, limit %.4f)", p.path("ksD").asDouble(),
+                            p.path("ksPValue").asDouble(), n, SelfCheck.ksLimit(n)));
                 }
             } else {
                 b.append(String.format(Locale.ROOT, "  phase %-10s completed %d, %.2f/s", p.path("name").asText(),

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -87,9 +89,14 @@ class AccountingTest {
                 }
             }
         }
-        assertTrue(maxService >= 990_000_000L && maxService < 1_300_000_000L, "the stall: " + maxService);
-        assertTrue(scheduledDuringStall >= 140 && scheduledDuringStall <= 260, "~200 scheduled during the stall: " + scheduledDuringStall);
-        assertTrue(maxResponse >= 990_000_000L && maxResponse < 1_400_000_000L, "largest response ~1 s: " + maxResponse);
+        // a loaded machine may oversleep the 1 s stall; what follows is judged against the stall as it happened
+        assertTrue(maxService >= 990_000_000L && maxService < 3_000_000_000L, "the stall: " + maxService);
+        double expectedDuringStall = 200 * maxService / 1e9;
+        assertEquals(expectedDuringStall, scheduledDuringStall, 5 * Math.sqrt(expectedDuringStall),
+                "Poisson arrivals at 200/s during the " + maxService + " ns stall");
+        // the request that arrived as the stall began waited it out, and no response counts the stall twice
+        assertTrue(maxResponse >= maxService - 10_000_000L && maxResponse < maxService + 500_000_000L,
+                "largest response " + maxResponse + " ns beside the stall " + maxService + " ns");
         // timing from dequeue would show one slow request; from the schedule, every one behind it is slow
         assertTrue(slowOnes >= 100, "requests delayed by the stall: " + slowOnes);
         RunSummary s = RunSummary.of(result.directory());
@@ -110,11 +117,50 @@ class AccountingTest {
         assertEquals(t.scheduled(), s.records, "every scheduled request is in the log");
         assertEquals(t.dropped(), s.count("dropped"));
         assertEquals(t.ok(), s.count("ok"));
-        assertEquals(50, result.selfCheck().maxQueueLength(), "the queue filled to its bound");
+        assertEquals(0, droppedWithRoomInTheQueue(result, 50), "every drop found the queue of 50 full");
         assertFalse(result.selfCheck().keptUp());
         assertTrue(result.selfCheck().verdict().contains("dropped"), result.selfCheck().verdict());
         assertTrue(result.selfCheck().verdict().contains("the server was saturated"), result.selfCheck().verdict());
         assertTrue(result.directory().manifest().complete());
+    }
+
+    /**
+     * Dropped requests that found fewer than {@code bound} requests waiting ahead of them, from the
+     * log alone: when a request is dropped (at or after its intended instant), the requests in
+     * the queue arrived before it and leave it later, so at its intended instant t at least
+     * {@code bound} logged requests have intended <= t < dequeued. (Requests a worker took
+     * straight from the schedule count too, so this is a lower bound on the queue.)
+     */
+    private static long droppedWithRoomInTheQueue(RunResult result, int bound) throws Exception {
+        List<Long> intended = new ArrayList<>();
+        List<Long> dequeued = new ArrayList<>();
+        List<Long> drops = new ArrayList<>();
+        try (RequestLogReader log = result.directory().openLog()) {
+            while (log.next()) {
+                if (log.outcome() == LogFormat.DROPPED) {
+                    drops.add(log.intended());
+                } else if (log.dequeued() != LogFormat.NONE) {
+                    intended.add(log.intended());
+                    dequeued.add(log.dequeued());
+                }
+            }
+        }
+        long[] in = intended.stream().mapToLong(Long::longValue).sorted().toArray();
+        long[] out = dequeued.stream().mapToLong(Long::longValue).sorted().toArray();
+        assertTrue(drops.size() > 10_000 && in.length > 0, "drops " + drops.size());
+        // waiting at t = #(intended <= t) - #(dequeued <= t), as dequeued >= intended
+        return drops.stream().filter(t -> atOrBefore(in, t) - atOrBefore(out, t) < bound).count();
+    }
+
+    private static int atOrBefore(long[] sorted, long t) {
+        int i = Arrays.binarySearch(sorted, t);
+        if (i < 0) {
+            return -i - 1;
+        }
+        while (i < sorted.length && sorted[i] == t) {
+            i++;
+        }
+        return i;
     }
 
     @Test
@@ -191,12 +237,19 @@ class AccountingTest {
         java.util.Arrays.sort(events, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         int inFlight = 0;
         int max = 0;
-        for (long[] e : events) {
-            inFlight += (int) e[1];
+        long atFour = 0;
+        for (int e = 0; e < events.length; e++) {
+            inFlight += (int) events[e][1];
             max = Math.max(max, inFlight);
+            if (inFlight == 4 && e + 1 < events.length) {
+                atFour += events[e + 1][0] - events[e][0];
+            }
         }
         assertEquals(4, max);
-        RunSummary s = RunSummary.of(result.directory());
-        assertEquals(400, s.okRate(), 0.08 * 400);
+        // and not fewer: a completion's job is sent again at once (microseconds; a loaded machine may
+        // delay some by a time slice), so 4 are in flight nearly all the time, whatever the emulated
+        // server's speed on a busy machine
+        double share = (double) atFour / (events[events.length - 1][0] - events[0][0]);
+        assertTrue(share > 0.9, "share of the run with 4 requests in flight: " + share);
     }
 }

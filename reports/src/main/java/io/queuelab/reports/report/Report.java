@@ -1,6 +1,7 @@
 package io.queuelab.reports.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.run.SelfCheck;
 import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.data.SteadyState;
@@ -162,7 +163,8 @@ public final class Report {
                 arrivals.append(arrivals.length() == 0 ? "" : "; ").append(Html.number(p.path("scheduled").asDouble()))
                         .append(" of ").append(Html.number(p.path("expected").asDouble()))
                         .append(", KS D ").append(Html.number(p.path("ksD").asDouble()))
-                        .append(" p ").append(Html.number(p.path("ksPValue").asDouble()));
+                        .append(" p ").append(Html.number(p.path("ksPValue").asDouble()))
+                        .append(" limit ").append(Html.number(SelfCheck.ksLimit(p.path("ksSampleSize").asInt())));
             }
             rows.add(List.of(r.name(), c.path("verdict").asText(),
                     Html.number(c.path("lagP50Nanos").asDouble() / 1e3), Html.number(c.path("lagP99Nanos").asDouble() / 1e3),
@@ -178,7 +180,8 @@ public final class Report {
                 "arrivals (scheduled of expected, KS test of realized gaps)", "longest queue", "dropped",
                 "client CPU (us/request)", "GC pauses (s)"), rows);
         body.paragraph("Schedule lag is dispatch minus intended instant outside warm-up. The KS test compares the realized"
-                + " inter-arrival gaps with Exp(rate); a run fails it when p < 0.01 and D > 0.05. The full self-check of a run is in"
+                + " inter-arrival gaps with Exp(rate); a phase fails it when D exceeds its limit, the tolerance "
+                + SelfCheck.KS_TOLERANCE + " plus the 1 % critical distance of its n gaps. The full self-check of a run is in"
                 + " its manifest.json and in 'queuelab summary'.");
     }
 

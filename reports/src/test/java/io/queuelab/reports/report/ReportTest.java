@@ -5,6 +5,7 @@ import io.queuelab.reports.SimRuns;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Workload;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +93,25 @@ class ReportTest {
         assertEquals(11 + 1 + 4 + 3 + 2, ids.size(), ids.toString());
     }
 
+    /**
+     * The report as a browser shows it (Debian's headless chromium): no console message (the
+     * report has no script; any message is an error, e.g. a refused resource), and every figure of
+     * the file is rendered with an SVG whose drawn content has a size.
+     */
+    @Test
+    void headlessChromiumRendersEveryChartWithoutConsoleErrors() throws Exception {
+        Path chromium = HeadlessChromium.find();
+        Assumptions.assumeTrue(chromium != null,
+                "chromium is not installed (Debian: apt-get install -y chromium; .ci/run installs it): report not rendered");
+        HeadlessChromium.Rendering rendering = HeadlessChromium.render(chromium, html);
+        assertEquals(List.of(), rendering.console(), "console messages of the rendered report");
+        NodeList figures = document.getElementsByTagName("figure");
+        assertEquals(figures.getLength(), rendering.figures().size(), rendering.figures()::toString);
+        for (HeadlessChromium.Figure f : rendering.figures()) {
+            assertTrue(f.width() > 100 && f.height() > 100 && f.shapes() > 20, () -> "rendered chart " + f);
+        }
+    }
+
     @Test
     void everyCdfChartDrawsBothCurvesAndTheClosedChartsDrawTheModel() {
         int cdfs = 0;
@@ -149,14 +169,66 @@ class ReportTest {
         String text = document.getDocumentElement().getTextContent();
         assertTrue(text.contains("DPB_max"), "DPB table");
         assertTrue(text.contains("modified M/M/1"), "M/M/1 fit");
-        assertTrue(text.contains("within simulation noise") || text.contains("beyond it"), "verdicts");
+        // the "measured" runs are simulations of Table 1 itself, so the fitted DPB model, replayed on their own
+        // arrival instants, must match every one of them within simulation noise on every metric
+        java.util.Map<String, List<String>> verdicts = verdictsByChart();
+        List<String> modelCharts = verdicts.keySet().stream().filter(id -> id.startsWith("cdf-model-")).toList();
+        assertEquals(3, modelCharts.size(), verdicts.keySet().toString());
+        for (String id : modelCharts) {
+            assertEquals(java.util.Collections.nCopies(7, "within simulation noise"), verdicts.get(id), id);
+        }
+        // every comparison has its 7 metrics judged against a yardstick
+        for (var e : verdicts.entrySet()) {
+            assertEquals(7, e.getValue().size(), e.getKey());
+            assertTrue(e.getValue().stream().allMatch(v -> v.equals("within simulation noise") || v.equals("beyond it")),
+                    e.getKey() + " " + e.getValue());
+        }
         assertTrue(text.contains("flushes detected"), "flush detection");
         assertTrue(text.contains("fitted DPB model (trace-driven)"), "trace-driven simulation of the fitted model");
         assertTrue(text.contains("merged histograms"), "merged percentiles");
         assertTrue(text.contains("Steady state and confidence intervals per phase") && text.contains(" ± "),
                 "steady state with intervals");
-        String source = Files.readString(html);
-        assertFalse(source.contains("http://") && source.replace("http://www.w3.org/", "").contains("http://"),
-                "the report must not load anything from the network");
+        // nothing is loaded from elsewhere: every src and href is a file beside the report or a fragment, no
+        // stylesheet imports or url() outside data:, and no scheme but the SVG/XHTML namespace names
+        NodeList all = document.getElementsByTagName("*");
+        for (int i = 0; i < all.getLength(); i++) {
+            Element e = (Element) all.item(i);
+            for (String attribute : List.of("src", "href", "xlink:href", "action", "poster", "srcset")) {
+                String value = e.getAttribute(attribute);
+                assertTrue(value.isEmpty() || value.startsWith("#") || value.matches("([A-Za-z0-9._-]+/)?[A-Za-z0-9._-]+\\.(png|csv|html)"),
+                        e.getTagName() + " " + attribute + "=" + value);
+            }
+        }
+        String source = Files.readString(html).replace("http://www.w3.org/", "");
+        for (String remote : List.of("http:", "https:", "ftp:", "//cdn", "@import", "<script", "<link", "<iframe")) {
+            assertFalse(source.contains(remote), "the report must not load anything from elsewhere: " + remote);
+        }
+        assertFalse(source.replace("url(#", "").contains("url("), "no url() but references inside the SVGs");
+    }
+
+    /** The verdict column of each comparison table, by the id of the chart just before it. */
+    private static java.util.Map<String, List<String>> verdictsByChart() {
+        java.util.Map<String, List<String>> byChart = new java.util.LinkedHashMap<>();
+        NodeList tables = document.getElementsByTagName("table");
+        for (int t = 0; t < tables.getLength(); t++) {
+            Element table = (Element) tables.item(t);
+            NodeList header = table.getElementsByTagName("th");
+            if (header.getLength() == 0 || !header.item(header.getLength() - 1).getTextContent().equals("verdict")) {
+                continue;
+            }
+            org.w3c.dom.Node previous = table.getPreviousSibling();
+            while (previous != null && !(previous instanceof Element)) {
+                previous = previous.getPreviousSibling();
+            }
+            String chart = previous == null ? "?" : ((Element) previous).getAttribute("id");
+            List<String> column = new ArrayList<>();
+            NodeList rows = table.getElementsByTagName("tr");
+            for (int r = 1; r < rows.getLength(); r++) {
+                NodeList cells = ((Element) rows.item(r)).getElementsByTagName("td");
+                column.add(cells.item(cells.getLength() - 1).getTextContent());
+            }
+            byChart.put(chart, column);
+        }
+        return byChart;
     }
 }
