@@ -1,15 +1,21 @@
 package io.queuelab.reports.data;
 
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.queuelab.core.log.LogFormat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,76 +24,129 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 /**
- * A {@link RequestSource} over a plain CSV request log of another tool, as documented in
- * {@code docs/csv-logs.md}: a header naming a start column ({@code scheduled}, {@code intended}
- * or {@code start}) and a completion column ({@code completed} or {@code end}) or a duration
- * column ({@code elapsed} or {@code latency}), each with an optional unit suffix
- * ({@code _s}, {@code _ms}, {@code _us}, {@code _ns}; seconds without one), and optional
- * {@code outcome}, {@code operation} and {@code warmup} columns. Times are returned as ns after
- * the first record's start, so epoch instants keep their full precision. A malformed line is an
- * IOException naming the file and line.
+ * A {@link RequestSource} over the CSV request log of another tool, in one of the dialects of
+ * {@code docs/csv-logs.md}, told apart by the header:
+ * <ul>
+ *   <li>{@link Dialect#JMETER}: a JMeter results file ({@code .jtl} or {@code .csv}) as JMeter
+ *       writes it, header {@code timeStamp,elapsed,label,responseCode,...,success,...}: the start
+ *       instant in epoch ms (JMeter stamps a sample with its start since 2.1), the elapsed ms,
+ *       {@code success}, the {@code label} as the operation and the {@code responseCode} as the
+ *       failure class;</li>
+ *   <li>{@link Dialect#K6}: k6's {@code --out csv} ({@code metric_name,timestamp,metric_value,...}):
+ *       the {@code http_req_duration} rows only, each a request that ended at {@code timestamp}
+ *       (k6 stamps a request's samples with its end) after {@code metric_value} ms; the
+ *       timestamp in any of k6's {@code timeFormat}s;</li>
+ *   <li>{@link Dialect#PLAIN}: a start column ({@code scheduled}, {@code intended} or
+ *       {@code start}) and a completion ({@code completed}, {@code end}) or duration
+ *       ({@code elapsed}, {@code latency}) column, each with an optional unit suffix
+ *       ({@code _s}, {@code _ms}, {@code _us}, {@code _ns}; seconds without one), optional
+ *       {@code outcome}, {@code operation} and {@code warmup} columns.</li>
+ * </ul>
+ * Fields are read by Jackson's CSV parser (RFC 4180: quoted fields may hold commas, quotes and
+ * line breaks). Times are returned as ns after the first record's start, so epoch instants keep
+ * their full precision. A malformed line is an IOException naming the file and the line.
  */
 public final class CsvRequestSource implements RequestSource {
+    /** The tools whose CSV request logs are read as they write them. */
+    public enum Dialect { PLAIN, JMETER, K6 }
+
     private static final List<String> START = List.of("scheduled", "intended", "start");
     private static final List<String> END = List.of("completed", "end");
     private static final List<String> DURATION = List.of("elapsed", "latency");
+    private static final long MS = 1_000_000L;
 
     private final Path file;
-    private final BufferedReader in;
+    private final MappingIterator<String[]> rows;
+    private final Dialect dialect;
     private final int startColumn;
     private final long startUnit;
     private final int endColumn;
     private final long endUnit;
     private final boolean endIsDuration;
     private final int outcomeColumn;
+    private final int failureClassColumn;
     private final int warmupColumn;
+    private final int metricColumn;
     private final int columns;
     private final Map<String, Integer> outcomeCodes = new HashMap<>();
     private final List<String> outcomeNames = new ArrayList<>(List.of("ok", "dropped", "unfinished"));
     private long lineNumber = 1;
     private long origin = Long.MIN_VALUE;
+    private long k6Unit; // k6's timestamp unit in ns, from the first row; 0 for RFC 3339 text
 
     private long intended;
     private long completed;
     private int outcome;
     private boolean warmup;
 
-    private CsvRequestSource(Path file, BufferedReader in, String header) throws IOException {
+    private CsvRequestSource(Path file, MappingIterator<String[]> rows, String[] header) throws IOException {
         this.file = file;
-        this.in = in;
-        String[] names = header.trim().split(",", -1);
-        columns = names.length;
-        int start = -1, end = -1, outcomeAt = -1, warmupAt = -1;
-        long su = 0, eu = 0;
-        boolean duration = false;
-        for (int i = 0; i < names.length; i++) {
-            String name = names[i].trim().toLowerCase(Locale.ROOT);
-            String base = baseName(name);
-            long unit = unitNanos(name);
-            if (START.contains(base) && start < 0) {
-                start = i;
-                su = unit;
-            } else if ((END.contains(base) || DURATION.contains(base)) && end < 0) {
-                end = i;
-                eu = unit;
-                duration = DURATION.contains(base);
-            } else if (name.equals("outcome")) {
-                outcomeAt = i;
-            } else if (name.equals("warmup")) {
-                warmupAt = i;
+        this.rows = rows;
+        columns = header.length;
+        Map<String, Integer> at = new HashMap<>();
+        for (int i = header.length - 1; i >= 0; i--) {
+            at.put(header[i].trim().toLowerCase(Locale.ROOT), i); // the first of two equal names wins
+        }
+        int metric = -1, failureClass = -1;
+        if (at.containsKey("timestamp") && at.containsKey("elapsed") && at.containsKey("success")) {
+            dialect = Dialect.JMETER;
+            startColumn = at.get("timestamp");
+            startUnit = MS;
+            endColumn = at.get("elapsed");
+            endUnit = MS;
+            endIsDuration = true;
+            outcomeColumn = at.get("success");
+            failureClass = at.getOrDefault("responsecode", -1);
+            warmupColumn = -1;
+        } else if (at.containsKey("metric_name") && at.containsKey("timestamp") && at.containsKey("metric_value")) {
+            dialect = Dialect.K6;
+            metric = at.get("metric_name");
+            startColumn = at.get("timestamp");
+            startUnit = 0; // decided by the first row's timestamp
+            endColumn = at.get("metric_value");
+            endUnit = MS;
+            endIsDuration = true;
+            // expected_response (k6 >= 0.31) says whether k6 counted the response as a success
+            outcomeColumn = at.getOrDefault("expected_response", -1);
+            failureClass = at.getOrDefault("status", -1);
+            warmupColumn = -1;
+        } else {
+            dialect = Dialect.PLAIN;
+            int start = -1, end = -1, outcomeAt = -1, warmupAt = -1;
+            long su = 0, eu = 0;
+            boolean duration = false;
+            for (int i = 0; i < header.length; i++) {
+                String name = header[i].trim().toLowerCase(Locale.ROOT);
+                String base = baseName(name);
+                long unit = unitNanos(name);
+                if (START.contains(base) && start < 0) {
+                    start = i;
+                    su = unit;
+                } else if ((END.contains(base) || DURATION.contains(base)) && end < 0) {
+                    end = i;
+                    eu = unit;
+                    duration = DURATION.contains(base);
+                } else if (name.equals("outcome")) {
+                    outcomeAt = i;
+                } else if (name.equals("warmup")) {
+                    warmupAt = i;
+                }
             }
+            if (start < 0 || end < 0) {
+                throw new IOException("CSV request log " + file + " needs a header with a start column (scheduled|intended|start)"
+                        + " and a completion column (completed|end|elapsed|latency), or JMeter's (timeStamp,elapsed,...,success)"
+                        + " or k6's (metric_name,timestamp,metric_value,...), see docs/csv-logs.md; got: " + String.join(",", header));
+            }
+            startColumn = start;
+            startUnit = su;
+            endColumn = end;
+            endUnit = eu;
+            endIsDuration = duration;
+            outcomeColumn = outcomeAt;
+            warmupColumn = warmupAt;
         }
-        if (start < 0 || end < 0) {
-            throw new IOException("CSV request log " + file + " needs a header with a start column (scheduled|intended|start)"
-                    + " and a completion column (completed|end|elapsed|latency), see docs/csv-logs.md; got: " + header.trim());
-        }
-        startColumn = start;
-        startUnit = su;
-        endColumn = end;
-        endUnit = eu;
-        endIsDuration = duration;
-        outcomeColumn = outcomeAt;
-        warmupColumn = warmupAt;
+        metricColumn = metric;
+        failureClassColumn = failureClass;
         for (int i = 0; i < outcomeNames.size(); i++) {
             outcomeCodes.put(outcomeNames.get(i), i);
         }
@@ -97,22 +156,52 @@ public final class CsvRequestSource implements RequestSource {
         InputStream raw = Files.newInputStream(file);
         try {
             InputStream stream = file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
-            BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8), 1 << 16);
-            String header = in.readLine();
-            if (header != null && header.startsWith("\uFEFF")) {
-                header = header.substring(1); // a UTF-8 byte order mark, as spreadsheet programs write
-            }
-            while (header != null && (header.isBlank() || header.startsWith("#"))) {
-                header = in.readLine();
+            Reader in = new InputStreamReader(stream, StandardCharsets.UTF_8);
+            MappingIterator<String[]> rows = new CsvMapper()
+                    .enable(CsvParser.Feature.WRAP_AS_ARRAY)
+                    .enable(CsvParser.Feature.SKIP_EMPTY_LINES)
+                    .enable(CsvParser.Feature.ALLOW_COMMENTS) // lines that start with '#'
+                    .readerFor(String[].class)
+                    .readValues(in);
+            String[] header = null;
+            while (header == null && hasNext(rows, file)) {
+                header = rows.next();
+                if (header.length > 0 && header[0].startsWith("\uFEFF")) {
+                    header[0] = header[0].substring(1); // a UTF-8 byte order mark, as spreadsheet programs write
+                }
+                if (header.length == 1 && header[0].isBlank()) {
+                    header = null;
+                }
             }
             if (header == null) {
                 throw new IOException("empty CSV request log " + file);
             }
-            return new CsvRequestSource(file, in, header);
+            if (header.length > 0 && header[0].trim().startsWith("<")) {
+                throw new IOException(file + " is not CSV (an XML JMeter results file?): save JMeter's results as CSV"
+                        + " (jmeter.save.saveservice.output_format=csv, the default), see docs/csv-logs.md");
+            }
+            return new CsvRequestSource(file, rows, header);
         } catch (IOException | RuntimeException e) {
             raw.close();
             throw e;
         }
+    }
+
+    /** The tool whose log this is, as told by its header. */
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    private static boolean hasNext(MappingIterator<String[]> rows, Path file) throws IOException {
+        try {
+            return rows.hasNextValue();
+        } catch (RuntimeException e) {
+            throw new IOException(file + ": not readable as CSV: " + firstLine(e.getMessage()));
+        }
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "" : s.lines().findFirst().orElse("");
     }
 
     private static String baseName(String name) {
@@ -138,51 +227,104 @@ public final class CsvRequestSource implements RequestSource {
 
     @Override
     public boolean next() throws IOException {
-        String line;
+        String[] fields;
         do {
-            line = in.readLine();
-            lineNumber++;
-            if (line == null) {
-                return false;
+            try {
+                if (!rows.hasNextValue()) {
+                    return false;
+                }
+                fields = rows.nextValue();
+            } catch (IOException | RuntimeException e) {
+                throw malformed("not readable as CSV: " + firstLine(e.getMessage()));
             }
-        } while (line.isBlank() || line.startsWith("#"));
-        String[] fields = line.split(",", -1);
+            // the parser stands after the row's line break, or at its end at the end of the file
+            com.fasterxml.jackson.core.JsonLocation at = rows.getParser().currentLocation();
+            lineNumber = at.getColumnNr() <= 1 ? at.getLineNr() - 1 : at.getLineNr();
+        } while ((fields.length == 1 && fields[0].isBlank())
+                || (dialect == Dialect.K6 && fields.length > metricColumn && !fields[metricColumn].equals("http_req_duration")));
         if (fields.length != columns) {
             throw malformed("expected " + columns + " fields, found " + fields.length);
         }
-        long start = nanos(fields[startColumn], startUnit, "start");
+        String end = fields[endColumn].trim();
+        long value = end.isEmpty() ? LogFormat.NONE : nanos(end, endUnit, endIsDuration ? "duration" : "completion");
+        long start = dialect == Dialect.K6
+                ? k6Instant(fields[startColumn].trim()) - (value == LogFormat.NONE ? 0 : value) // stamped at its end
+                : nanos(fields[startColumn], startUnit, "start");
         if (origin == Long.MIN_VALUE) {
             origin = start;
         }
         intended = start - origin;
-        String end = fields[endColumn].trim();
-        String outcomeText = outcomeColumn >= 0 ? fields[outcomeColumn].trim().toLowerCase(Locale.ROOT) : "ok";
         if (end.isEmpty()) {
             completed = LogFormat.NONE;
             outcome = LogFormat.UNFINISHED;
         } else {
-            long value = nanos(end, endUnit, "completion");
             completed = endIsDuration ? intended + value : value - origin;
             if (completed < intended) {
                 throw malformed("completion before start");
             }
-            outcome = outcomeCode(outcomeText);
+            outcome = outcomeCode(fields);
         }
         warmup = warmupColumn >= 0 && isTrue(fields[warmupColumn].trim());
         return true;
     }
 
-    private int outcomeCode(String text) {
+    /** k6's timestamp: whole seconds, ms, us or ns since the epoch (its timeFormat), or RFC 3339 text. */
+    private long k6Instant(String s) throws IOException {
+        if (k6Unit == 0 && s.indexOf('T') < 0) {
+            // the unit follows from the magnitude of an epoch instant: 10 digits are seconds, 13 ms, 16 us, 19 ns
+            int digits = s.length() - (s.startsWith("-") ? 1 : 0);
+            k6Unit = digits >= 18 ? 1 : digits >= 15 ? 1_000 : digits >= 12 ? MS : 1_000_000_000L;
+        }
+        if (s.indexOf('T') >= 0) {
+            try {
+                Instant t = DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(s, Instant::from);
+                return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+            } catch (DateTimeParseException | ArithmeticException e) {
+                throw malformed("bad timestamp '" + s + "'");
+            }
+        }
+        return nanos(s, k6Unit, "timestamp");
+    }
+
+    private int outcomeCode(String[] fields) {
+        String text = outcomeColumn >= 0 ? fields[outcomeColumn].trim().toLowerCase(Locale.ROOT) : "";
+        if (dialect != Dialect.PLAIN) {
+            if (dialect == Dialect.K6 && outcomeColumn < 0) {
+                // no expected_response column (k6 before 0.31): a 2xx or 3xx status is a success
+                String status = failureClassColumn >= 0 ? fields[failureClassColumn].trim() : "";
+                text = status.startsWith("2") || status.startsWith("3") ? "true" : "false";
+            }
+            if (text.isEmpty() || text.equals("true")) {
+                return LogFormat.OK;
+            }
+            String failure = failureClassColumn >= 0 ? fields[failureClassColumn].trim() : "";
+            return code(failure.isEmpty() ? "error" : failureClassName(failure));
+        }
         if (text.isEmpty() || text.equals("ok") || text.equals("true") || text.equals("success") || text.equals("0")) {
             return LogFormat.OK;
         }
-        Integer code = outcomeCodes.get(text);
+        return code(text);
+    }
+
+    /** A response code as a failure class: "500" stays, "Non HTTP response code: java.net.SocketTimeoutException" becomes "SocketTimeoutException". */
+    private static String failureClassName(String code) {
+        String s = code.replaceFirst("^Non HTTP response code: ", "");
+        int dot = s.lastIndexOf('.');
+        if (dot >= 0 && dot < s.length() - 1 && !s.contains(" ")) {
+            s = s.substring(dot + 1);
+        }
+        s = s.trim().replaceAll("\\s+", "_");
+        return s.chars().allMatch(Character::isDigit) ? "http_" + s : s;
+    }
+
+    private int code(String name) {
+        Integer code = outcomeCodes.get(name);
         if (code == null) {
             code = Math.min(outcomeNames.size(), LogFormat.MAX_OUTCOME);
             if (code == outcomeNames.size()) {
-                outcomeNames.add(text);
+                outcomeNames.add(name);
             }
-            outcomeCodes.put(text, code);
+            outcomeCodes.put(name, code);
         }
         return code;
     }
@@ -239,6 +381,6 @@ public final class CsvRequestSource implements RequestSource {
 
     @Override
     public void close() throws IOException {
-        in.close();
+        rows.close();
     }
 }

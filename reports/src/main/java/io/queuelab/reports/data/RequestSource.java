@@ -50,7 +50,7 @@ public interface RequestSource extends Closeable {
             throw new IOException("no run directory or request log at " + path);
         }
         String name = path.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
-        if (name.endsWith(".csv") || name.endsWith(".csv.gz")) {
+        if (name.endsWith(".csv") || name.endsWith(".csv.gz") || name.endsWith(".jtl")) {
             return CsvRequestSource.open(path);
         }
         return QlogRequestSource.open(path);

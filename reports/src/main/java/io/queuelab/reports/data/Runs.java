@@ -42,7 +42,7 @@ public final class Runs {
     static boolean isRunInSweep(Path path) {
         String name = path.getFileName().toString();
         return Files.isDirectory(path) ? isRun(path)
-                : Files.isRegularFile(path) && (name.endsWith(".qlog") || name.endsWith(".csv") || name.endsWith(".csv.gz"));
+                : Files.isRegularFile(path) && (name.endsWith(".qlog") || name.endsWith(".csv") || name.endsWith(".csv.gz") || name.endsWith(".jtl"));
     }
 
     static boolean isRun(Path path) {
