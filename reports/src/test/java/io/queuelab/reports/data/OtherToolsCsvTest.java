@@ -31,13 +31,7 @@ class OtherToolsCsvTest {
                 """);
         List<long[]> records = new ArrayList<>();
         List<String> outcomes = new ArrayList<>();
-        try (CsvRequestSource csv = CsvRequestSource.open(jtl)) {
-            assertEquals(CsvRequestSource.Dialect.JMETER, csv.dialect());
-            while (csv.next()) {
-                records.add(new long[] {csv.intended(), csv.completed()});
-                outcomes.add(csv.outcomeName(csv.outcome()));
-            }
-        }
+        assertEquals(CsvRequestSource.Dialect.JMETER, read(jtl, records, outcomes));
         assertEquals(4, records.size());
         assertEquals(List.of("ok", "ok", "SocketTimeoutException", "http_500"), outcomes);
         // timeStamp is the sample's start in epoch ms, elapsed its duration in ms
@@ -67,13 +61,7 @@ class OtherToolsCsvTest {
         Files.writeString(file, micro);
         List<long[]> records = new ArrayList<>();
         List<String> outcomes = new ArrayList<>();
-        try (CsvRequestSource csv = CsvRequestSource.open(file)) {
-            assertEquals(CsvRequestSource.Dialect.K6, csv.dialect());
-            while (csv.next()) {
-                records.add(new long[] {csv.intended(), csv.completed()});
-                outcomes.add(csv.outcomeName(csv.outcome()));
-            }
-        }
+        assertEquals(CsvRequestSource.Dialect.K6, read(file, records, outcomes));
         assertEquals(3, records.size(), "the http_req_duration rows only");
         assertEquals(List.of("ok", "http_0", "ok"), outcomes);
         // each request ended at its timestamp after metric_value ms: the first started at 250,000 - 221,899 us
@@ -99,6 +87,17 @@ class OtherToolsCsvTest {
                 assertEquals(2_000_000_000L + 221_899_000L - 4_500_000L, csv.intended(), p.toString());
                 assertEquals(2_000_000_000L + 221_899_000L, csv.completed(), p.toString());
             }
+        }
+    }
+
+    /** Reads every record's (intended, completed) and outcome name; returns the dialect the header named. */
+    private static CsvRequestSource.Dialect read(Path file, List<long[]> records, List<String> outcomes) throws IOException {
+        try (CsvRequestSource csv = CsvRequestSource.open(file)) {
+            while (csv.next()) {
+                records.add(new long[] {csv.intended(), csv.completed()});
+                outcomes.add(csv.outcomeName(csv.outcome()));
+            }
+            return csv.dialect();
         }
     }
 
