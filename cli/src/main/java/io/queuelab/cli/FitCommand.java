@@ -2,11 +2,13 @@ package io.queuelab.cli;
 
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.Runs;
+import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.Fits;
 import io.queuelab.reports.fit.LoadDependentFit;
 import io.queuelab.reports.fit.Mm1Fits;
 import io.queuelab.reports.fit.Mm1Point;
+import io.queuelab.reports.fit.PauseCauses;
 import io.queuelab.reports.fit.SimulationRefinement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -96,8 +98,14 @@ public final class FitCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--refine needs at least 2 evaluations, got " + refine);
             }
             RunData openRun = RunData.read(open);
-            DpbFit fit = DpbFit.fit(openRun, RunData.read(closed), RunData.read(single));
+            RunData closedRun = RunData.read(closed);
+            DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single));
             System.out.print(fit.toTable());
+            // pauses of CPU scheduling pass the same statistical checks: the server's page writes tell them apart
+            for (var run : List.of(java.util.Map.entry(closedRun, fit.closedFlushes()), java.util.Map.entry(openRun, fit.openFlushes()))) {
+                System.out.println("  pauses of " + run.getKey().name() + ": " + PauseCauses.of(run.getKey(), run.getValue(),
+                        ServerTelemetry.of(run.getKey())).map(PauseCauses::summary).orElse("no server telemetry (run with --telemetry-interval)"));
+            }
             if (refine != null) {
                 System.out.print(SimulationRefinement.refineDpb(openRun, fit, refine, seed).toTable());
             }
