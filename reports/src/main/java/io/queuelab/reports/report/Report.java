@@ -90,9 +90,7 @@ public final class Report {
         Report report = new Report(out);
         Files.createDirectories(report.pngDir);
         String html = report.build(runs);
-        Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
-        Files.writeString(tmp, html, StandardCharsets.UTF_8);
-        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        io.queuelab.core.log.AtomicFile.replace(out, tmp -> Files.writeString(tmp, html, StandardCharsets.UTF_8));
         return report;
     }
 
