@@ -84,6 +84,11 @@ public final class FitCommand implements Callable<Integer> {
         @Option(names = "--single", required = true, description = "A closed run with one request at a time (E[T_nd]).")
         Path single;
 
+        @Option(names = "--min-pause", paramLabel = "SECONDS",
+                description = "min(T_pause), the shortest departure gap taken for a flush, in both runs (the paper sets it by"
+                        + " examining the runs); default: each run's own threshold from its busy gaps.")
+        Double minPause;
+
         @Option(names = "--refine", paramLabel = "EVALUATIONS",
                 description = "Then refine T_proc, T_dp and DPB_max by simulation on the open run (minimum Wasserstein-1,"
                         + " Nelder-Mead, common random numbers) with this many simulations (e.g. 80).")
@@ -99,7 +104,7 @@ public final class FitCommand implements Callable<Integer> {
             }
             RunData openRun = RunData.read(open);
             RunData closedRun = RunData.read(closed);
-            DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single));
+            DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single), minPause == null ? Double.NaN : minPause);
             System.out.print(fit.toTable());
             // pauses of CPU scheduling pass the same statistical checks: the server's page writes tell them apart
             for (var run : List.of(java.util.Map.entry(closedRun, fit.closedFlushes()), java.util.Map.entry(openRun, fit.openFlushes()))) {
