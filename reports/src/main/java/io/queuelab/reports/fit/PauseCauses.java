@@ -14,7 +14,9 @@ import java.util.Optional;
  * machine, and the departure log alone cannot tell them apart. Each telemetry interval of the
  * measured phase is marked by whether InnoDB flushed pages in it (its pages-flushed counter rose);
  * each pause is put in the interval holding its midpoint. Flush pauses crowd into the intervals
- * with page writes; pauses of another cause fall in both kinds at about the same rate.
+ * with page writes; pauses of another cause fall in both kinds at about the same rate. Where the
+ * server writes pages nearly all the time (a saturated slow disk) there is nothing to contrast,
+ * and the summary says the telemetry does not tell.
  *
  * @param pausesWithWrites    pauses whose midpoint lies in an interval with pages flushed
  * @param secondsWithWrites   length of the measured phase's intervals with pages flushed
@@ -116,7 +118,11 @@ public record PauseCauses(int pausesWithWrites, double secondsWithWrites, int pa
         if (secondsWithWrites == 0) {
             return counts + ": the server wrote no page, so the pauses are not flushes (CPU scheduling or another cause)";
         }
-        return counts + (flushes() ? ": the pauses go with page writes (flush pauses)"
-                : ": the pauses do not go with page writes (CPU scheduling or another cause, not flushes)");
+        if (flushes()) {
+            return counts + ": the pauses go with page writes (flush pauses)";
+        }
+        // pauses as frequent without writes as with them: not flushes, or flushes on a device that writes all the time
+        return counts + ": the pauses are no more frequent while pages are written, so the telemetry does not show them to be"
+                + " flushes (CPU scheduling, or writes going on all the time)";
     }
 }

@@ -37,7 +37,7 @@ class PauseCausesTest {
         assertEquals(3, c.pausesWithWrites());
         assertEquals(7, c.pausesWithoutWrites());
         assertFalse(c.flushes(), c.summary());
-        assertTrue(c.summary().contains("not flushes"), c.summary());
+        assertTrue(c.summary().contains("does not show them to be flushes"), c.summary());
     }
 
     @Test
