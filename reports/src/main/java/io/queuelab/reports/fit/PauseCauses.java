@@ -4,33 +4,43 @@ import io.queuelab.reports.data.IntervalSeries;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerTelemetry;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Whether the pauses found in a run coincide with the server writing pages, from the server
- * telemetry on the run's clock: a departure gap can be a flush of dirty pages (the
- * dirty-page-buffer model's pause) or the generator and server losing the CPU on a shared
- * machine, and the departure log alone cannot tell them apart. Each telemetry interval of the
- * measured phase is marked by whether InnoDB flushed pages in it (its pages-flushed counter rose);
- * each pause is put in the interval holding its midpoint. Flush pauses crowd into the intervals
- * with page writes; pauses of another cause fall in both kinds at about the same rate. Where the
- * server writes pages nearly all the time (a saturated slow disk) there is nothing to contrast,
- * and the summary says the telemetry does not tell.
+ * Whether the pauses found in a run go with the server writing pages, from the server telemetry
+ * on the run's clock: a departure gap can be a flush of dirty pages (the dirty-page-buffer
+ * model's pause) or the generator and server losing the CPU on a shared machine, and the
+ * departure log alone cannot tell them apart.
  *
- * @param pausesWithWrites    pauses whose midpoint lies in an interval with pages flushed
- * @param secondsWithWrites   length of the measured phase's intervals with pages flushed
- * @param pausesWithoutWrites the other pauses
- * @param secondsWithoutWrites length of the measured phase's intervals without
+ * <p>InnoDB counts a flushed page when its write completes, so a flush batch shows in the
+ * telemetry as a rise of the pages-flushed counter at or just after the end of the pause it
+ * caused. A pause is "with writes" when a sample with such a rise falls in its window, from its
+ * start to one sample interval after its end. By chance alone, a window of that length placed
+ * anywhere in the measured phase holds a rise with probability q (measured on the run's own
+ * samples); the expected count is the sum of the pauses' q. Flush pauses: most pauses (at least
+ * {@link #MOST}) are with writes, and {@link #SIGMAS} standard deviations more than chance. Where
+ * the server writes in nearly every sample (a saturated slow disk, or samples long against the
+ * flushes) every window holds a rise, and the summary says the telemetry does not tell.
+ *
+ * @param pauses           pauses considered (those inside the measured phase)
+ * @param withWrites       pauses whose window holds a rise of the pages-flushed counter
+ * @param expected         pauses expected with writes by chance
+ * @param standardDeviation of that count under chance (independent pauses)
+ * @param writeShare       share of the measured phase's samples with pages flushed
+ * @param sampleSeconds    the telemetry's sample interval (median)
  */
-public record PauseCauses(int pausesWithWrites, double secondsWithWrites, int pausesWithoutWrites, double secondsWithoutWrites) {
-    /** Telemetry series the causes are read from ({@link ServerTelemetry#innodb}). */
+public record PauseCauses(int pauses, int withWrites, double expected, double standardDeviation, double writeShare,
+                          double sampleSeconds) {
+    /** Telemetry series the causes are read from ({@link ServerTelemetry}'s InnoDB series). */
     static final String PAGES_FLUSHED = "pages flushed/s";
-    /**
-     * Pauses are called flushes when their rate in intervals with page writes is at least this
-     * many times their rate in the intervals without (and none are called flushes without writes).
-     */
-    public static final double FLUSH_RATIO = 5;
+    /** Share of the pauses that must be with writes. */
+    public static final double MOST = 0.8;
+    /** Standard deviations above chance the count must be. */
+    public static final double SIGMAS = 3;
+    /** Positions per sample interval at which a window is placed to measure chance. */
+    private static final int POSITIONS_PER_SAMPLE = 10;
 
     /** The causes of the run's pauses, if the run has InnoDB telemetry covering its measured phase. */
     public static Optional<PauseCauses> of(RunData run, Flushes pauses, Optional<ServerTelemetry> telemetry) {
@@ -54,75 +64,84 @@ public record PauseCauses(int pausesWithWrites, double secondsWithWrites, int pa
     }
 
     /**
-     * @param sampleEnds instants (s) of the telemetry samples, each closing the interval since the previous one
+     * @param sampleEnds instants (s) of the telemetry samples, ascending, each closing the interval since the one before
      * @param rates      pages flushed per second in the interval closed by each sample
      * @param from       start of the measured phase (s)
      * @param to         its end (s)
      */
     static PauseCauses of(double[] sampleEnds, double[] rates, double from, double to, Flushes pauses) {
-        double withWrites = 0, withoutWrites = 0;
-        int pausesWith = 0, pausesWithout = 0;
+        double[] spacing = new double[Math.max(1, sampleEnds.length - 1)];
         for (int i = 1; i < sampleEnds.length; i++) {
-            double a = Math.max(from, sampleEnds[i - 1]), b = Math.min(to, sampleEnds[i]);
-            if (b <= a) {
-                continue;
-            }
-            boolean writes = rates[i] > 0;
-            if (writes) {
-                withWrites += b - a;
-            } else {
-                withoutWrites += b - a;
-            }
-            for (int k = 0; k < pauses.count(); k++) {
-                double middle = pauses.starts()[k] + pauses.pauses()[k] / 2;
-                if (middle > a && middle <= b) {
-                    if (writes) {
-                        pausesWith++;
-                    } else {
-                        pausesWithout++;
-                    }
+            spacing[i - 1] = sampleEnds[i] - sampleEnds[i - 1];
+        }
+        double dt = new org.apache.commons.math3.stat.descriptive.rank.Median().evaluate(spacing);
+        int samples = 0;
+        double[] rises = new double[sampleEnds.length];
+        int n = 0;
+        for (int i = 0; i < sampleEnds.length; i++) {
+            if (sampleEnds[i] > from && sampleEnds[i] <= to + dt) {
+                samples++;
+                if (rates[i] > 0) {
+                    rises[n++] = sampleEnds[i];
                 }
             }
         }
-        return new PauseCauses(pausesWith, withWrites, pausesWithout, withoutWrites);
-    }
-
-    /** Pauses per second in the intervals with page writes. */
-    public double rateWithWrites() {
-        return secondsWithWrites > 0 ? pausesWithWrites / secondsWithWrites : Double.NaN;
-    }
-
-    /** Pauses per second in the intervals without page writes. */
-    public double rateWithoutWrites() {
-        return secondsWithoutWrites > 0 ? pausesWithoutWrites / secondsWithoutWrites : Double.NaN;
-    }
-
-    /**
-     * Whether the pauses are flushes: found in intervals with page writes, at a rate there at least
-     * {@link #FLUSH_RATIO} times the rate in the intervals without (half a pause stands in for
-     * none, so a few pauses all during writes count).
-     */
-    public boolean flushes() {
-        if (pausesWithWrites == 0 || !(secondsWithWrites > 0)) {
-            return false;
+        rises = Arrays.copyOf(rises, n);
+        int considered = 0, with = 0;
+        double expected = 0, variance = 0;
+        for (int k = 0; k < pauses.count(); k++) {
+            double start = pauses.starts()[k], window = pauses.pauses()[k] + dt;
+            if (start < from || start + pauses.pauses()[k] > to) {
+                continue;
+            }
+            considered++;
+            if (holdsRise(rises, start, window)) {
+                with++;
+            }
+            double q = chance(rises, from, to, window, dt / POSITIONS_PER_SAMPLE);
+            expected += q;
+            variance += q * (1 - q);
         }
-        double without = secondsWithoutWrites > 0 ? Math.max(pausesWithoutWrites, 0.5) / secondsWithoutWrites : 0;
-        return rateWithWrites() >= FLUSH_RATIO * without;
+        return new PauseCauses(considered, with, expected, Math.sqrt(variance), samples == 0 ? 0 : (double) n / samples, dt);
     }
 
-    /** One line: the counts, the rates and what they say. */
+    private static boolean holdsRise(double[] rises, double start, double length) {
+        int i = Arrays.binarySearch(rises, start);
+        int next = i >= 0 ? i : -i - 1;
+        return next < rises.length && rises[next] <= start + length;
+    }
+
+    /** Share of window positions in [from, to - length] (step {@code step}) holding a rise. */
+    private static double chance(double[] rises, double from, double to, double length, double step) {
+        int positions = 0, holding = 0;
+        for (double t = from; t <= to - length; t += step) {
+            positions++;
+            if (holdsRise(rises, t, length)) {
+                holding++;
+            }
+        }
+        return positions == 0 ? 1 : (double) holding / positions;
+    }
+
+    /** Whether the pauses are flushes by the rule of the class comment. */
+    public boolean flushes() {
+        return pauses > 0 && withWrites >= MOST * pauses && withWrites >= expected + SIGMAS * standardDeviation
+                && standardDeviation > 0;
+    }
+
+    /** One line: the counts against chance and what they say. */
     public String summary() {
         String counts = String.format(Locale.ROOT,
-                "%d pauses in the %.0f s with pages flushed (%.3g/s), %d in the %.0f s without (%.3g/s)",
-                pausesWithWrites, secondsWithWrites, rateWithWrites(), pausesWithoutWrites, secondsWithoutWrites, rateWithoutWrites());
-        if (secondsWithWrites == 0) {
+                "%d of %d pauses end within one sample (%.3g s) of a rise in pages flushed, %.1f +- %.1f by chance"
+                        + " (pages flushed in %.0f %% of the samples)",
+                withWrites, pauses, sampleSeconds, expected, standardDeviation, 100 * writeShare);
+        if (writeShare == 0) {
             return counts + ": the server wrote no page, so the pauses are not flushes (CPU scheduling or another cause)";
         }
         if (flushes()) {
             return counts + ": the pauses go with page writes (flush pauses)";
         }
-        // pauses as frequent without writes as with them: not flushes, or flushes on a device that writes all the time
-        return counts + ": the pauses are no more frequent while pages are written, so the telemetry does not show them to be"
-                + " flushes (CPU scheduling, or writes going on all the time)";
+        return counts + ": the telemetry does not show them to be flushes (CPU scheduling, or samples too coarse for the"
+                + " writes; try a shorter --telemetry-interval)";
     }
 }
