@@ -2,11 +2,13 @@ package io.queuelab.cli;
 
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.Runs;
+import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.Fits;
 import io.queuelab.reports.fit.LoadDependentFit;
 import io.queuelab.reports.fit.Mm1Fits;
 import io.queuelab.reports.fit.Mm1Point;
+import io.queuelab.reports.fit.PauseCauses;
 import io.queuelab.reports.fit.SimulationRefinement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,6 +84,11 @@ public final class FitCommand implements Callable<Integer> {
         @Option(names = "--single", required = true, description = "A closed run with one request at a time (E[T_nd]).")
         Path single;
 
+        @Option(names = "--min-pause", paramLabel = "SECONDS",
+                description = "min(T_pause), the shortest departure gap taken for a flush, in both runs (the paper sets it by"
+                        + " examining the runs); default: each run's own threshold from its busy gaps.")
+        Double minPause;
+
         @Option(names = "--refine", paramLabel = "EVALUATIONS",
                 description = "Then refine T_proc, T_dp and DPB_max by simulation on the open run (minimum Wasserstein-1,"
                         + " Nelder-Mead, common random numbers) with this many simulations (e.g. 80).")
@@ -96,8 +103,14 @@ public final class FitCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--refine needs at least 2 evaluations, got " + refine);
             }
             RunData openRun = RunData.read(open);
-            DpbFit fit = DpbFit.fit(openRun, RunData.read(closed), RunData.read(single));
+            RunData closedRun = RunData.read(closed);
+            DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single), minPause == null ? Double.NaN : minPause);
             System.out.print(fit.toTable());
+            // pauses of CPU scheduling pass the same statistical checks: the server's page writes tell them apart
+            for (var run : List.of(java.util.Map.entry(closedRun, fit.closedFlushes()), java.util.Map.entry(openRun, fit.openFlushes()))) {
+                System.out.println("  pauses of " + run.getKey().name() + ": " + PauseCauses.of(run.getKey(), run.getValue(),
+                        ServerTelemetry.of(run.getKey())).map(PauseCauses::summary).orElse("no server telemetry (run with --telemetry-interval)"));
+            }
             if (refine != null) {
                 System.out.print(SimulationRefinement.refineDpb(openRun, fit, refine, seed).toTable());
             }

@@ -196,6 +196,19 @@ public final class SweepCommand implements Callable<Integer> {
         out.flush();
     }
 
+    /**
+     * The run's own seed, derived from the base seed and the run's label ({@code rate-20},
+     * {@code closed-5}). With one seed for all runs, every run would draw the same parameters in the
+     * same order, and an UPDATE load (seed 004: SET unique3=? WHERE unique1=?) would repeat the
+     * earlier runs' changes, which the server skips as no-ops: no dirty page, no redo. The label,
+     * not the index, so an open and a closed sweep with one base seed do not repeat each other
+     * either; the same base seed still reproduces the same sweep.
+     */
+    static RunConfig withRunSeed(RunConfig c, Level level) {
+        return new RunConfig(c.plan(), c.workers(), c.queueBound(), c.inFlightBound(), RunConfig.nodeSeed(c.seed(), level.label().hashCode()),
+                c.nodeIndex(), c.nodeCount(), c.startAt(), c.reportInterval(), c.drainTimeout(), c.outputDir(), c.clockReference());
+    }
+
     /** Runs every level into {@code dir}; the sweep's {@code sweep.json} is marked complete last. */
     static List<RunResult> run(Path dir, List<Level> levels, Duration duration, Duration warmup, boolean constant,
                                GeneratorOptions generator, Backend backend, RunCompanion companion,
@@ -204,7 +217,7 @@ public final class SweepCommand implements Callable<Integer> {
         List<RunResult> results = new ArrayList<>();
         for (Level level : levels) {
             Path runDir = dir.resolve(level.label());
-            RunConfig config = generator.config(level.plan(duration, warmup, constant), runDir);
+            RunConfig config = withRunSeed(generator.config(level.plan(duration, warmup, constant), runDir), level);
             Map<String, Object> settings = new LinkedHashMap<>(generator.settings());
             settings.putAll(backendSettings);
             settings.put("sweep", dir.getFileName().toString());

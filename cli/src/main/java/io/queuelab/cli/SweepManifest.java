@@ -5,11 +5,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.queuelab.core.log.AtomicFile;
+
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 
 /**
@@ -58,9 +59,8 @@ final class SweepManifest {
         write();
     }
 
+    /** Replaces sweep.json as a whole; a failed write (a full disk) leaves the earlier one and no sweep.json.tmp. */
     private void write() throws IOException {
-        Path tmp = dir.resolve(FILE_NAME + ".tmp");
-        JSON.writeValue(tmp.toFile(), root);
-        Files.move(tmp, dir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.replace(dir.resolve(FILE_NAME), tmp -> JSON.writeValue(tmp.toFile(), root));
     }
 }

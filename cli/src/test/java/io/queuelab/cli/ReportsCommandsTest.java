@@ -208,6 +208,32 @@ class ReportsCommandsTest {
     }
 
     @Test
+    void fitDpbTakesTheMinimumPauseGivenAndSaysWhatTheTelemetryShows() {
+        String[] table1 = {"simulate", "--model", "dpb", "--replications", "1", "--duration", "1200"};
+        Path open = tmp.resolve("open-25"), closed = tmp.resolve("closed-50"), single = tmp.resolve("closed-1");
+        assertEquals(0, run(concat(table1, "--lambda", "25", "--seed", "3", "--out", open.toString())), stderr());
+        assertEquals(0, run(concat(table1, "--closed", "50", "--seed", "4", "--out", closed.toString())), stderr());
+        assertEquals(0, run(concat(table1, "--closed", "1", "--seed", "5", "--out", single.toString())), stderr());
+        String[] fit = {"fit", "dpb", "--open", open.toString(), "--closed", closed.toString(), "--single", single.toString()};
+        assertEquals(0, run(concat(fit, "--min-pause", "0.2")), stderr());
+        assertTrue(stdout().contains("min(T_pause), closed run                     200.0 ms"), stdout());
+        assertTrue(stdout().contains("min(T_pause), open run                       200.0 ms"), stdout());
+        // Table 1's flushes last ~0.48 s: DPB_max 111 is found with the threshold given
+        Matcher pages = Pattern.compile("DPB_max\\s+(\\d+)").matcher(stdout());
+        assertTrue(pages.find(), stdout());
+        assertEquals(111, Integer.parseInt(pages.group(1)), 111 * 0.1, stdout());
+        assertTrue(stdout().contains("pauses of closed-50: no server telemetry"), stdout());
+        assertEquals(2, run(concat(fit, "--min-pause", "-1")));
+        assertTrue(stderr().startsWith("queuelab: min(T_pause) must be a positive number") && stderr().trim().lines().count() == 1, stderr());
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    @Test
     void badInputIsOneLineAndExitCode2() throws java.io.IOException {
         Path missing = tmp.resolve("missing");
         assertEquals(2, run("fit", "mm1", missing.toString()));

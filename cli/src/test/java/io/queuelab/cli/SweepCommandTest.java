@@ -30,6 +30,10 @@ class SweepCommandTest {
         assertEquals(100, low.all.response.getTotalCount(), 4 * Math.sqrt(100));
         assertEquals(300, high.all.response.getTotalCount(), 4 * Math.sqrt(300));
         assertTrue(Manifest.read(sweep.resolve("rate-150")).complete());
+        // each run draws its own parameters: an UPDATE load repeating the last run's values would change no row
+        long lowSeed = Manifest.read(sweep.resolve("rate-50")).root().path("config").path("seed").asLong(1);
+        long highSeed = Manifest.read(sweep.resolve("rate-150")).root().path("config").path("seed").asLong(1);
+        assertTrue(lowSeed != highSeed && lowSeed != 1 && highSeed != 1, "seeds of the two runs (--seed 1): " + lowSeed + ", " + highSeed);
     }
 
     @Test

@@ -38,7 +38,11 @@ public final class ServerStatusSampler implements AutoCloseable {
             "Innodb_buffer_pool_pages_total", "Innodb_buffer_pool_wait_free", "Innodb_data_writes", "Innodb_data_written",
             "Innodb_data_fsyncs", "Innodb_os_log_written", "Innodb_log_waits", "Innodb_row_lock_waits",
             "Innodb_row_lock_current_waits", "Threads_connected", "Threads_running", "Questions",
-            "Com_select", "Com_update");
+            "Com_select", "Com_update",
+            // appended, so files written before keep their column order: what tells a flush stall (checkpoint age at its
+            // limit, LRU flushes for free pages) from a CPU-scheduling one
+            "Innodb_checkpoint_age", "Innodb_checkpoint_max_age", "Innodb_buffer_pool_pages_free",
+            "Innodb_buffer_pool_pages_lru_flushed");
 
     private final JdbcTarget target;
     private final List<String> counters;

@@ -57,6 +57,21 @@ class DpbFitTest {
     }
 
     @Test
+    void aGivenMinimumPauseIsUsedInBothRuns() {
+        // Table 1's flushes last ~0.48 s: a min(T_pause) of 0.2 s finds about the flushes the automatic threshold finds
+        DpbFit fit = DpbFit.fit(open, closed, single, 0.2);
+        assertEquals(0.2, fit.pauseThresholdSeconds());
+        assertEquals(0.2, fit.openFlushes().thresholdSeconds());
+        int automatic = DpbFit.fit(open, closed, single).openFlushes().count();
+        assertEquals(automatic, fit.openFlushes().count(), 0.15 * automatic, "flushes in the open run");
+        assertEquals(0.48, fit.meanPauseSeconds(), 0.48 * 0.1, "T_pause of the closed run");
+        // one above every flush finds none
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> DpbFit.fit(open, closed, single, 5));
+        assertTrue(none.getMessage().startsWith("no flush pauses longer than 5"), none.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> DpbFit.fit(open, closed, single, -1));
+    }
+
+    @Test
     void table1IsRecoveredWithin10PercentPerParameter() {
         DpbFit fit = DpbFit.fit(open, closed, single);
         String table = fit.toTable();

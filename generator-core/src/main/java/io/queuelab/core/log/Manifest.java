@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * The manifest of a run directory ({@code manifest.json}): what was run, with which configuration,
@@ -103,14 +102,7 @@ public final class Manifest {
      * fails (a full disk) leaves the earlier manifest, if any, and no partial file.
      */
     public void write(Path runDir) throws IOException {
-        Path tmp = runDir.resolve(FILE_NAME + ".tmp");
-        try {
-            JSON.writeValue(tmp.toFile(), root);
-            Files.move(tmp, runDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
-        }
+        AtomicFile.replace(runDir.resolve(FILE_NAME), tmp -> JSON.writeValue(tmp.toFile(), root));
     }
 
     @Override

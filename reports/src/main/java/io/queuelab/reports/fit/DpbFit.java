@@ -26,13 +26,30 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
                      Flushes openFlushes, Flushes closedFlushes) {
 
     public static DpbFit fit(RunData openHighRate, RunData closedHighN, RunData closedSingle) {
-        double threshold = FlushDetector.threshold(closedHighN);
+        return fit(openHighRate, closedHighN, closedSingle, Double.NaN);
+    }
+
+    /**
+     * The fit with min(T_pause) given, as the paper sets it "by examining" a run, in place of
+     * each run's own {@link FlushDetector#threshold}: both runs' pauses are then the gaps longer
+     * than it. Where a flush is not one clean stop but a stretch in which a few requests still
+     * get through (a modern InnoDB's LRU flush batches), the automatic threshold cuts it into many
+     * short pauses, and the flush period comes out as the spacing of those.
+     *
+     * @param minPauseSeconds min(T_pause) in seconds, or NaN for each run's own threshold
+     */
+    public static DpbFit fit(RunData openHighRate, RunData closedHighN, RunData closedSingle, double minPauseSeconds) {
+        boolean given = !Double.isNaN(minPauseSeconds);
+        if (given && !(minPauseSeconds > 0 && minPauseSeconds < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("min(T_pause) must be a positive number of seconds, got " + minPauseSeconds);
+        }
+        double threshold = given ? minPauseSeconds : FlushDetector.threshold(closedHighN);
         Flushes closedFlushes = FlushDetector.detect(closedHighN, threshold);
         if (closedFlushes.count() == 0) {
             throw new IllegalArgumentException("no flush pauses longer than " + fmt(threshold) + " s in " + closedHighN.name()
                     + ": the dirty-page-buffer model does not apply (or the run is too short)");
         }
-        Flushes openFlushes = FlushDetector.detect(openHighRate);
+        Flushes openFlushes = given ? FlushDetector.detect(openHighRate, threshold) : FlushDetector.detect(openHighRate);
         if (openFlushes.count() < 2) {
             throw new IllegalArgumentException("fewer than two flushes in " + openHighRate.name() + ": no flush period");
         }

@@ -15,6 +15,7 @@ import io.queuelab.reports.data.Runs;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.FlushDetector;
 import io.queuelab.reports.fit.Flushes;
+import io.queuelab.reports.fit.PauseCauses;
 import io.queuelab.reports.fit.LoadDependentFit;
 import io.queuelab.reports.fit.Mm1Fits;
 import io.queuelab.reports.fit.Mm1Point;
@@ -90,9 +91,7 @@ public final class Report {
         Report report = new Report(out);
         Files.createDirectories(report.pngDir);
         String html = report.build(runs);
-        Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
-        Files.writeString(tmp, html, StandardCharsets.UTF_8);
-        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        io.queuelab.core.log.AtomicFile.replace(out, tmp -> Files.writeString(tmp, html, StandardCharsets.UTF_8));
         return report;
     }
 
@@ -311,14 +310,15 @@ public final class Report {
         for (RunData r : ordered.subList(0, Math.min(MAX_TIME_CHARTS, ordered.size()))) {
             Flushes flushes = null;
             String how;
+            Optional<ServerTelemetry> telemetry = ServerTelemetry.of(r);
             try {
                 flushes = FlushDetector.detect(r); // the detector of fit dpb, so both give one answer on one log
                 how = flushes.count() + " flushes detected (departure pauses longer than " + Html.millis(flushes.thresholdSeconds())
-                        + " ms ending in a response-time spike)" + (flushes.count() > 1 ? ", median period " + Html.number(flushes.periodSeconds()) + " s" : "") + ".";
+                        + " ms ending in a response-time spike)" + (flushes.count() > 1 ? ", median period " + Html.number(flushes.periodSeconds()) + " s" : "") + "."
+                        + PauseCauses.of(r, flushes, telemetry).map(c -> " Server telemetry: " + c.summary() + ".").orElse("");
             } catch (RuntimeException e) {
                 how = "No flush detection: " + e.getMessage() + ".";
             }
-            Optional<ServerTelemetry> telemetry = ServerTelemetry.of(r);
             String server = telemetry.map(t -> " Server telemetry (" + t.axisTitle() + ") on the right axis, same clock: "
                     + String.join(", ", t.series().keySet()) + ".").orElse("");
             chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes, telemetry),
