@@ -61,6 +61,7 @@ class RunCommandTest {
                     "--duration", "1s", "--telemetry-interval", "200ms", "--server-pid", Long.toString(server.pid()),
                     "--server-data-dir", dir.toString(), "--out", run.toString());
             assertEquals(0, r.exitCode(), r.err());
+            assertTrue(r.out().contains("resources (host)") && r.out().contains("  server " + server.pid()), r.out());
             List<String[]> rows = Files.readAllLines(run.resolve("host-resources.csv")).stream().skip(1).map(l -> l.split(",", -1)).toList();
             List<String[]> client = rows.stream().filter(row -> row[1].equals("client")).toList();
             List<String[]> sleeper = rows.stream().filter(row -> row[1].equals("server")).toList();
