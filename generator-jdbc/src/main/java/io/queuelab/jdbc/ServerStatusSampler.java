@@ -38,7 +38,7 @@ public final class ServerStatusSampler implements AutoCloseable {
             "Innodb_buffer_pool_pages_total", "Innodb_buffer_pool_wait_free", "Innodb_data_writes", "Innodb_data_written",
             "Innodb_data_fsyncs", "Innodb_os_log_written", "Innodb_log_waits", "Innodb_row_lock_waits",
             "Innodb_row_lock_current_waits", "Threads_connected", "Threads_running", "Questions",
-            "Com_select", "Com_update");
+            "Com_select", "Com_update", "Com_insert", "Com_commit", "Bytes_received", "Bytes_sent", "Innodb_data_read");
 
     private final JdbcTarget target;
     private final List<String> counters;
