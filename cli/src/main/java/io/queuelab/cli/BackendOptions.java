@@ -69,7 +69,7 @@ public final class BackendOptions implements AutoCloseable {
 
     public Backend open(long seed) throws Exception {
         return switch (backend) {
-            case "jdbc" -> jdbc.openBackend(request);
+            case "jdbc" -> jdbc.open(request, seed);
             case "cassandra" -> cassandra.openBackend(request);
             case "noop" -> NoopBackend.sync();
             case "noop-async" -> NoopBackend.async();
