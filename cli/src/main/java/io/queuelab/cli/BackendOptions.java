@@ -27,11 +27,20 @@ import java.time.Duration;
  * {@code -async} variant. Closing this stops whatever server it started.
  */
 public final class BackendOptions implements AutoCloseable {
-    static final List<String> NAMES = List.of("jdbc", "cassandra", "noop", "noop-async", "mm1", "mm1-async");
+    static final List<String> NAMES = List.of("jdbc", "cassandra", "influxdb", "noop", "noop-async", "mm1", "mm1-async");
 
     @Option(names = "--backend", defaultValue = "jdbc",
-            description = "System under test: jdbc (MariaDB/MySQL), cassandra (CQL; --sync for blocking workers), noop, noop-async, mm1, mm1-async (default ${DEFAULT-VALUE}).")
+            description = "System under test: jdbc (MariaDB/MySQL), cassandra (CQL; --sync for blocking workers), influxdb "
+                    + "(seed 002's line-protocol ingest), noop, noop-async, mm1, mm1-async (default ${DEFAULT-VALUE}).")
     String backend;
+
+    @Option(names = "--iot-points", paramLabel = "N", defaultValue = "1000",
+            description = "Datapoints (of 5 values) per IoT ingest request (--operation iot-*, --backend influxdb), i.e. per "
+                    + "second at --constant --rate 1 (default ${DEFAULT-VALUE}).")
+    int iotPoints = 1000;
+
+    @Mixin
+    InfluxOptions influx = new InfluxOptions();
 
     @Option(names = "--mu", defaultValue = "200", description = "Service rate per second of the mm1 backends (default ${DEFAULT-VALUE}).")
     double mu;
@@ -69,7 +78,8 @@ public final class BackendOptions implements AutoCloseable {
 
     public Backend open(long seed) throws Exception {
         return switch (backend) {
-            case "jdbc" -> jdbc.open(request, seed);
+            case "jdbc" -> jdbc.open(request, checkedIotPoints(), seed);
+            case "influxdb" -> influx.open(request, checkedIotPoints(), seed);
             case "cassandra" -> cassandra.openBackend(request);
             case "noop" -> NoopBackend.sync();
             case "noop-async" -> NoopBackend.async();
@@ -77,6 +87,13 @@ public final class BackendOptions implements AutoCloseable {
             case "mm1-async" -> MM1Backend.async(mu, seed);
             default -> throw new IllegalArgumentException("unknown backend '" + backend + "' (known: " + String.join(", ", NAMES) + ")");
         };
+    }
+
+    private int checkedIotPoints() {
+        if (iotPoints < 1 || iotPoints > 1_000_000) {
+            throw new IllegalArgumentException("--iot-points must be 1 to 1,000,000, not " + iotPoints);
+        }
+        return iotPoints;
     }
 
     /**
@@ -112,6 +129,9 @@ public final class BackendOptions implements AutoCloseable {
                 throw new UncheckedIOException(e);
             }
         }
+        if (backend.equals("influxdb")) {
+            servers.addAll(influx.serverProcesses());
+        }
         if (serverPid != null) {
             servers.add(new HostResourceSampler.SampledProcess(servers.isEmpty() ? "server" : "server2", serverPid, serverDataDir));
         }
@@ -138,6 +158,8 @@ public final class BackendOptions implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        jdbc.close();
+        try (InfluxOptions startedInflux = influx) {
+            jdbc.close();
+        }
     }
 }

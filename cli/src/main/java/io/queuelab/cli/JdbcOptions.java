@@ -54,10 +54,6 @@ public final class JdbcOptions implements AutoCloseable {
                     + " iot-bulk (one JSON row). Default: select.")
     String operation;
 
-    @Option(names = "--iot-points", paramLabel = "N", defaultValue = "1000",
-            description = "Datapoints (of 5 values) per IoT ingest request, i.e. per second at --rate 1 (default ${DEFAULT-VALUE}).")
-    int iotPoints = 1000;
-
     @Option(names = "--table", paramLabel = "NAME", description = "Wisconsin table of the built-in workloads (default: wisc).")
     String table;
 
@@ -93,7 +89,7 @@ public final class JdbcOptions implements AutoCloseable {
     }
 
     /** A new backend for the workload, the IoT ingest included; the caller closes it. */
-    public SyncBackend open(RequestOptions request, long seed) throws IOException, SQLException {
+    public SyncBackend open(RequestOptions request, int iotPoints, long seed) throws IOException, SQLException {
         validate();
         if (operation != null && operation.toLowerCase(Locale.ROOT).startsWith("iot-")) {
             if (request.readRatio().isPresent()) {
@@ -139,8 +135,6 @@ public final class JdbcOptions implements AutoCloseable {
             throw new IllegalArgumentException("--operation must be select, update, mix, range, iot-individual or iot-bulk, not '"
                     + operation + "'");
         }
-        if (iotPoints < 1 || iotPoints > 1_000_000) {
-            throw new IllegalArgumentException("--iot-points must be 1 to 1,000,000, not " + iotPoints);
-        }
+
     }
 }
