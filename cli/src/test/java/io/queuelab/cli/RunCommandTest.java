@@ -119,7 +119,7 @@ class RunCommandTest {
 
     @Test
     void everyCommandHasHelp() {
-        for (String command : new String[] {"run", "summary", "export"}) {
+        for (String command : new String[] {"run", "summary", "export", "resources"}) {
             CliTestSupport.Result r = CliTestSupport.run(command, "--help");
             assertEquals(0, r.exitCode());
             assertTrue(r.out().contains("Usage: queuelab " + command), r.out());
