@@ -12,9 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -60,7 +57,7 @@ public final class HostResourceSampler implements AutoCloseable {
     }
 
     private final List<SampledProcess> processes;
-    private final ScheduledExecutorService timer;
+    private final SampleTimer timer;
     private BufferedWriter out;
     private long samples;
     private long missed;
@@ -70,19 +67,12 @@ public final class HostResourceSampler implements AutoCloseable {
     private HostResourceSampler(List<SampledProcess> processes, BufferedWriter out, Duration interval) {
         this.processes = List.copyOf(processes);
         this.out = out;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "host-resource-sampler");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleAtFixedRate(this::sample, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+        this.timer = SampleTimer.start("host-resource-sampler", interval, this::sample);
     }
 
     /** Creates {@code file} (which must not exist), samples at once and then every {@code interval}. */
     public static HostResourceSampler start(List<SampledProcess> processes, Path file, Duration interval) throws IOException {
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("telemetry interval must be positive: " + interval);
-        }
+        SampleTimer.requirePositive(interval);
         if (processes.isEmpty()) {
             throw new IllegalArgumentException("no process to sample");
         }
@@ -157,12 +147,7 @@ public final class HostResourceSampler implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        timer.shutdown();
-        try {
-            timer.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        timer.close();
         synchronized (this) {
             if (out != null) {
                 out.close();
