@@ -74,6 +74,39 @@ class IotIngestTest {
     }
 
     @Test
+    void aBatchCutShortByAnOutageLeavesNoRowsAndTheSessionReconnects() throws Exception {
+        EmbeddedMariaDb server = TestDatabases.embeddedServer();
+        try (IotIngestBackend backend = IotIngestBackend.open(TestDatabases.embedded(), Mode.INDIVIDUAL, 1000, 1, Duration.ofSeconds(30));
+             SyncSession session = backend.openSession(0, 1)) {
+            long before = count(IotIngestBackend.INDIVIDUAL_TABLE);
+            // the server goes away while a batch of 5,000 INSERTs is under way
+            Thread stopper = new Thread(() -> {
+                try {
+                    Thread.sleep(30);
+                    server.stop();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            stopper.start();
+            Exception failure = assertThrows(Exception.class, () -> {
+                for (int i = 0; i < 100; i++) {
+                    session.execute(0);
+                }
+            });
+            stopper.join();
+            assertEquals(JdbcErrors.CONNECTION_LOST, backend.classify(failure), failure.toString());
+            server.restart();
+            long afterOutage = count(IotIngestBackend.INDIVIDUAL_TABLE);
+            assertEquals(0, (afterOutage - before) % 5000, "only whole batches: " + (afterOutage - before) + " rows");
+            session.execute(0); // the session reconnects by itself
+            assertEquals(afterOutage + 5000, count(IotIngestBackend.INDIVIDUAL_TABLE));
+        } finally {
+            server.restart();
+        }
+    }
+
+    @Test
     void aBadLayoutIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> Mode.parse("columnar"));
     }
