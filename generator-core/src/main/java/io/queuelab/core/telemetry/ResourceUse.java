@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param processes role -> its samples, in file order
  */
 public record ResourceUse(Map<String, Samples> processes) {
+    static final int COLUMNS = HostResourceSampler.HEADER.split(",").length;
 
     /**
      * One process's samples; counters as written (cumulative or levels), NaN where unknown.
@@ -112,7 +113,7 @@ public record ResourceUse(Map<String, Samples> processes) {
             }
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 String[] f = line.split(",", -1);
-                if (f.length >= 10) { // a torn last line (a crash mid-write) is left out
+                if (f.length == COLUMNS && wellFormed(f)) { // a torn last line (a crash mid-write) is left out
                     rows.computeIfAbsent(f[1], k -> new ArrayList<>()).add(f);
                 }
             }
@@ -120,6 +121,15 @@ public record ResourceUse(Map<String, Samples> processes) {
         Map<String, Samples> processes = new LinkedHashMap<>();
         rows.forEach((role, r) -> processes.put(role, samples(role, r)));
         return Optional.of(new ResourceUse(processes));
+    }
+
+    private static boolean wellFormed(String[] f) {
+        for (int i = 0; i < f.length; i++) {
+            if (i != 1 && !f[i].matches("-?[0-9]*") || (i == 0 || i == 2) && f[i].isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Samples samples(String role, List<String[]> rows) {

@@ -102,6 +102,7 @@ class ServerTelemetryTest {
             csv.append(epoch).append(",server,22,").append(i * 1_000_000_000L).append(',').append(100_000_000 + i).append(",0,")
                     .append(i * 2_000_000L).append(",500,500,").append(1_000_000 + i * 100_000).append(",40000\n");
         }
+        csv.append(ANCHOR + 30_000_000_000L).append(",server,22,99999999999,5,0,7"); // torn by a crash: left out
         Files.writeString(dir.resolve("host-resources.csv"), csv);
         io.queuelab.core.telemetry.ResourceUse use = io.queuelab.core.telemetry.ResourceUse.read(dir).orElseThrow();
         var server = use.processes().get("server");
