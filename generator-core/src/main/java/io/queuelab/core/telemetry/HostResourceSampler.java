@@ -28,8 +28,8 @@ import java.util.function.Supplier;
  *
  * <p>Guarantees: the first sample is taken at {@link #start}, then one per interval; a process that
  * has ended gives no row (and is counted in {@link #missedReadings()}); every row written is
- * complete; {@link #close()} stops the thread and flushes. Reading one process costs tens of
- * microseconds plus the data-directory walk (docs/log-format.md gives the measured figures).
+ * complete; {@link #close()} stops the thread and flushes. Reading one process costs a few hundred
+ * microseconds, plus a {@code du} of its data directory (docs/benchmarks.md gives measured figures).
  */
 public final class HostResourceSampler implements AutoCloseable {
     public static final String FILE_NAME = "host-resources.csv";

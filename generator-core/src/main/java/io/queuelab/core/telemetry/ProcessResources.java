@@ -1,17 +1,14 @@
 package io.queuelab.core.telemetry;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * One reading of a local process's resource counters from Linux's {@code /proc}, as {@code ps},
- * {@code pidstat} and {@code du} would give them, without starting a process.
+ * One reading of a local process's resource counters from Linux's {@code /proc}, as {@code ps} and
+ * {@code pidstat} would give them, and of its data directory's disk space by {@code du}.
  *
  * <p>Every counter is cumulative since the process started (CPU, disk and network bytes) or a
  * level at the instant of reading (resident memory, data-directory size); {@link #UNKNOWN} (-1)
@@ -26,7 +23,7 @@ import java.util.Optional;
  *                         ({@code /proc/<pid>/net/dev}; Linux keeps no per-process count, so on one
  *                         machine this is shared by every process of the namespace, loopback included)
  * @param netSentBytes     bytes sent, likewise
- * @param dataDirBytes     apparent size of every file under the data directory ({@code du -sb})
+ * @param dataDirBytes     disk space of the data directory ({@code du -s}: allocated blocks)
  */
 public record ProcessResources(long cpuNanos, long rssBytes, long readBytes, long writeBytes,
                                long netReceivedBytes, long netSentBytes, long dataDirBytes) {
@@ -99,30 +96,30 @@ public record ProcessResources(long cpuNanos, long rssBytes, long readBytes, lon
         return new long[] {received, sent};
     }
 
-    /** Apparent size of every regular file under {@code dir}; files that vanish during the walk are skipped. */
+    /**
+     * Disk space that the files under {@code dir} occupy, as {@code du -s} counts it (allocated
+     * blocks: a sparse or preallocated file counts what it holds, not its length, as in seed 002's
+     * {@code du -sh}); {@link #UNKNOWN} when {@code du} cannot tell. Files that vanish during the
+     * walk (a server's temporary files) are skipped by du itself.
+     */
     static long directorySize(Path dir) {
         if (!Files.isDirectory(dir)) {
             return UNKNOWN;
         }
-        long[] total = {0};
         try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    if (attrs.isRegularFile()) {
-                        total[0] += attrs.size();
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    return FileVisitResult.CONTINUE; // a temporary file the server removed meanwhile
-                }
-            });
-        } catch (IOException e) {
+            Process du = new ProcessBuilder("du", "-s", "-B1", dir.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String out;
+            try (var in = du.getInputStream()) {
+                out = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+            du.waitFor();
+            // du exits 1 when a file vanished under it, and still prints the total of the rest
+            return Long.parseLong(out.trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return UNKNOWN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return UNKNOWN;
         }
-        return total[0];
     }
 }

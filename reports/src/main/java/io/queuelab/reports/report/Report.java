@@ -356,8 +356,8 @@ public final class Report {
         body.table(List.of("run", "process", "sampled (s)", "CPU (% of one core)", "max RSS (MB)", "disk read (kB/s)",
                 "disk write (kB/s)", "data dir growth (MB)", "network (kB/s)"), rows);
         body.paragraph("From host-resources.csv (--telemetry-interval), first to last sample: CPU as ps %cpu counts it, disk bytes the"
-                + " process caused to be read from and written to storage (/proc/<pid>/io, as pidstat), the data directory's apparent"
-                + " size, and the bytes received + sent on every interface of the process's network namespace (loopback included:"
+                + " process caused to be read from and written to storage (/proc/<pid>/io, as pidstat), the data directory's disk space"
+                + " (du), and the bytes received + sent on every interface of the process's network namespace (loopback included:"
                 + " on one machine, client and server traffic counted once each way per interface).");
     }
 
