@@ -57,7 +57,7 @@ public final class BackendOptions implements AutoCloseable {
     @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Sample the server into the run directory at this interval, e.g. 1s: jdbc SHOW GLOBAL STATUS "
                     + "(server-status.csv), cassandra every node's thread pools, flushes and compactions among them "
-                    + "(cassandra-thread-pools.csv); and for every backend the host resources of the client and of a "
+                    + "(cassandra-thread-pools.csv), influxdb its /debug/vars (influxdb-stats.csv); and for every backend the host resources of the client and of a "
                     + "local server (host-resources.csv: CPU, RSS, disk bytes, network bytes, data-directory size). Default: off.")
     Duration telemetryInterval;
 
@@ -143,6 +143,7 @@ public final class BackendOptions implements AutoCloseable {
             case "jdbc" -> dir -> jdbc.startTelemetry(dir, telemetryInterval);
             case "cassandra" -> dir -> ThreadPoolSampler.start(cassandra.settings(request),
                     dir.resolve(ThreadPoolSampler.FILE_NAME), telemetryInterval);
+            case "influxdb" -> dir -> influx.startTelemetry(dir, telemetryInterval);
             default -> RunCompanion.NONE;
         };
     }
