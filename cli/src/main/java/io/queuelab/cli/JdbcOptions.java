@@ -95,6 +95,10 @@ public final class JdbcOptions implements AutoCloseable {
             if (request.readRatio().isPresent()) {
                 throw new IllegalArgumentException("--read-ratio needs --operation mix");
             }
+            if (table != null) {
+                throw new IllegalArgumentException("--table names a Wisconsin table; the IoT ingest writes its own ("
+                        + IotIngestBackend.INDIVIDUAL_TABLE + ", " + IotIngestBackend.BULK_TABLE + ")");
+            }
             return IotIngestBackend.open(environment().target(), IotIngestBackend.Mode.parse(operation.substring(4)), iotPoints,
                     seed, request.requestTimeout(DEFAULT_REQUEST_TIMEOUT));
         }

@@ -104,6 +104,8 @@ class JdbcCommandsTest {
                 "--operation must be select, update, mix, range, iot-individual or iot-bulk");
         assertOneLineError(run("run", "--operation", "iot-bulk", "--iot-points", "0", "--rate", "1", "--out", dir.resolve("x").toString()),
                 "--iot-points must be 1 to 1,000,000");
+        assertOneLineError(run("run", "--operation", "iot-bulk", "--table", "wisc", "--rate", "1", "--embedded-dir", EMBEDDED_DIR,
+                "--out", dir.resolve("x").toString()), "--table names a Wisconsin table");
         assertOneLineError(run("load", "--relation", "tpcc", "--tuples", "10"), "unknown relation 'tpcc'");
         assertOneLineError(run("load", "--relation", "wisc", "--tuples", "0"), "--tuples must be between 1");
         assertOneLineError(run("load", "--relation", "wisc", "--tuples", "9", "--engine", "Aria"), "unknown storage engine 'Aria'");
