@@ -4,10 +4,15 @@ import io.queuelab.core.backend.Backend;
 import io.queuelab.core.inprocess.MM1Backend;
 import io.queuelab.core.inprocess.NoopBackend;
 import io.queuelab.core.run.RunCompanion;
+import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.cassandra.ThreadPoolSampler;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +27,20 @@ import java.time.Duration;
  * {@code -async} variant. Closing this stops whatever server it started.
  */
 public final class BackendOptions implements AutoCloseable {
-    static final List<String> NAMES = List.of("jdbc", "cassandra", "noop", "noop-async", "mm1", "mm1-async");
+    static final List<String> NAMES = List.of("jdbc", "cassandra", "influxdb", "noop", "noop-async", "mm1", "mm1-async");
 
     @Option(names = "--backend", defaultValue = "jdbc",
-            description = "System under test: jdbc (MariaDB/MySQL), cassandra (CQL; --sync for blocking workers), noop, noop-async, mm1, mm1-async (default ${DEFAULT-VALUE}).")
+            description = "System under test: jdbc (MariaDB/MySQL), cassandra (CQL; --sync for blocking workers), influxdb "
+                    + "(seed 002's line-protocol ingest), noop, noop-async, mm1, mm1-async (default ${DEFAULT-VALUE}).")
     String backend;
+
+    @Option(names = "--iot-points", paramLabel = "N", defaultValue = "1000",
+            description = "Datapoints (of 5 values) per IoT ingest request (--operation iot-*, --backend influxdb), i.e. per "
+                    + "second at --constant --rate 1 (default ${DEFAULT-VALUE}).")
+    int iotPoints = 1000;
+
+    @Mixin
+    InfluxOptions influx = new InfluxOptions();
 
     @Option(names = "--mu", defaultValue = "200", description = "Service rate per second of the mm1 backends (default ${DEFAULT-VALUE}).")
     double mu;
@@ -43,8 +57,18 @@ public final class BackendOptions implements AutoCloseable {
     @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Sample the server into the run directory at this interval, e.g. 1s: jdbc SHOW GLOBAL STATUS "
                     + "(server-status.csv), cassandra every node's thread pools, flushes and compactions among them "
-                    + "(cassandra-thread-pools.csv). Default: off.")
+                    + "(cassandra-thread-pools.csv); and for every backend the host resources of the client and of a "
+                    + "local server (host-resources.csv: CPU, RSS, disk bytes, network bytes, data-directory size). Default: off.")
     Duration telemetryInterval;
+
+    @Option(names = "--server-pid", paramLabel = "PID",
+            description = "A local server process to sample into host-resources.csv besides the embedded MariaDB "
+                    + "(e.g. the machine's mariadbd, or a node of 'queuelab cassandra start').")
+    Long serverPid;
+
+    @Option(names = "--server-data-dir", paramLabel = "DIR",
+            description = "The data directory of --server-pid, whose size host-resources.csv records.")
+    Path serverDataDir;
 
     /** Opens the chosen backend; the caller closes it (and then this). */
     /** The workers a run on this backend gets unless {@code --workers} says otherwise. */
@@ -54,7 +78,8 @@ public final class BackendOptions implements AutoCloseable {
 
     public Backend open(long seed) throws Exception {
         return switch (backend) {
-            case "jdbc" -> jdbc.openBackend(request);
+            case "jdbc" -> jdbc.open(request, checkedIotPoints(), seed);
+            case "influxdb" -> influx.open(request, checkedIotPoints(), seed);
             case "cassandra" -> cassandra.openBackend(request);
             case "noop" -> NoopBackend.sync();
             case "noop-async" -> NoopBackend.async();
@@ -64,14 +89,56 @@ public final class BackendOptions implements AutoCloseable {
         };
     }
 
-    /** What runs beside the load: server telemetry, when --telemetry-interval asks for it. */
+    private int checkedIotPoints() {
+        if (iotPoints < 1 || iotPoints > 1_000_000) {
+            throw new IllegalArgumentException("--iot-points must be 1 to 1,000,000, not " + iotPoints);
+        }
+        return iotPoints;
+    }
+
+    /**
+     * What runs beside the load, when --telemetry-interval asks for it: the server's own counters
+     * and the host resources of the client and the local server processes.
+     */
     public RunCompanion companion() {
         if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
             throw new IllegalArgumentException("--telemetry-interval must be positive");
         }
+        if (serverDataDir != null && serverPid == null) {
+            throw new IllegalArgumentException("--server-data-dir needs --server-pid");
+        }
+        if (serverPid != null && ProcessHandle.of(serverPid).isEmpty()) {
+            throw new IllegalArgumentException("--server-pid " + serverPid + ": no such process");
+        }
+        if (serverPid != null && telemetryInterval == null) {
+            throw new IllegalArgumentException("--server-pid needs --telemetry-interval");
+        }
         if (telemetryInterval == null) {
             return RunCompanion.NONE;
         }
+        return serverCounters().and(HostResourceSampler.companion(this::serverProcesses, telemetryInterval));
+    }
+
+    /** The local server processes whose resources are sampled: the embedded MariaDB, --server-pid. */
+    List<HostResourceSampler.SampledProcess> serverProcesses() {
+        List<HostResourceSampler.SampledProcess> servers = new ArrayList<>();
+        if (backend.equals("jdbc")) {
+            try {
+                servers.addAll(jdbc.environment().serverProcesses());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        if (backend.equals("influxdb")) {
+            servers.addAll(influx.serverProcesses());
+        }
+        if (serverPid != null) {
+            servers.add(new HostResourceSampler.SampledProcess(servers.isEmpty() ? "server" : "server2", serverPid, serverDataDir));
+        }
+        return servers;
+    }
+
+    private RunCompanion serverCounters() {
         return switch (backend) {
             case "jdbc" -> dir -> jdbc.startTelemetry(dir, telemetryInterval);
             case "cassandra" -> dir -> ThreadPoolSampler.start(cassandra.settings(request),
@@ -91,6 +158,8 @@ public final class BackendOptions implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        jdbc.close();
+        try (InfluxOptions startedInflux = influx) {
+            jdbc.close();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.queuelab.cli;
 
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.run.RunCompanion;
+import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.cassandra.ThreadPoolSampler;
 import io.queuelab.cassandra.node.LocalCassandraCluster;
@@ -146,11 +147,13 @@ public final class DemoCommand implements Callable<Integer> {
             WisconsinLoader.Result loaded = new WisconsinLoader(db.target()).load(wisc, WisconsinRelation.Engine.INNODB);
             w.printf(Locale.ROOT, "loaded %d Wisconsin tuples in %.1f s%n%n", tuples, loaded.total().toNanos() / 1e9);
             w.flush();
-            RunCompanion telemetryCompanion = telemetry.isZero() ? RunCompanion.NONE : runDir -> {
+            RunCompanion serverCounters = runDir -> {
                 ServerStatusSampler sampler = new ServerStatusSampler(db.target());
                 sampler.start(runDir.resolve(ServerStatusSampler.FILE_NAME), telemetry);
                 return sampler;
             };
+            RunCompanion telemetryCompanion = telemetry.isZero() ? RunCompanion.NONE
+                    : serverCounters.and(HostResourceSampler.companion(db::serverProcesses, telemetry));
             for (var sweep : fixedRates.entrySet()) {
                 String operation = sweep.getKey();
                 Workload workload = db.wisconsinWorkload(wisc.table(), operation, 0.5);
@@ -229,6 +232,7 @@ public final class DemoCommand implements Callable<Integer> {
                 cassandra.contactPoints = cluster.contactPointsOption();
             }
             w.println("cluster: " + cassandra.contactPoints);
+            LocalCassandraCluster ownCluster = cluster;
             for (String scenario : List.of("write", "read")) {
                 cassandra.scenario = scenario;
                 try (Backend b = cassandra.openBackend(request)) {
@@ -236,8 +240,9 @@ public final class DemoCommand implements Callable<Integer> {
                     settings.put("backend", "cassandra");
                     settings.put("scenario", scenario);
                     SweepCommand.run(dir.resolve(scenario), scenario.equals("write") ? writes : reads, duration, warmup, false,
-                            generator, b, telemetry.isZero() ? RunCompanion.NONE : runDir -> ThreadPoolSampler.start(
-                                    cassandra.settings(request), runDir.resolve(ThreadPoolSampler.FILE_NAME), telemetry),
+                            generator, b, telemetry.isZero() ? RunCompanion.NONE : ((RunCompanion) runDir -> ThreadPoolSampler.start(
+                                    cassandra.settings(request), runDir.resolve(ThreadPoolSampler.FILE_NAME), telemetry))
+                                    .and(HostResourceSampler.companion(() -> nodeProcesses(ownCluster), telemetry)),
                             settings, w);
                 }
                 Path html = Report.write(List.of(dir.resolve(scenario)), dir.resolve(scenario + "-report.html"));
@@ -250,6 +255,18 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** The nodes the demo started, for host-resource telemetry; none when it drives a cluster elsewhere. */
+    private static List<HostResourceSampler.SampledProcess> nodeProcesses(LocalCassandraCluster cluster) {
+        List<HostResourceSampler.SampledProcess> nodes = new ArrayList<>();
+        if (cluster != null) {
+            for (var node : cluster.nodes()) {
+                node.process().ifPresent(p -> nodes.add(new HostResourceSampler.SampledProcess(
+                        "node" + node.spec().index(), p.pid(), node.spec().directory().resolve("data"))));
+            }
+        }
+        return nodes;
     }
 
     private static void refuseExisting(Path dir) {

@@ -1,5 +1,7 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.backend.SyncBackend;
+import io.queuelab.jdbc.IotIngestBackend;
 import io.queuelab.jdbc.JdbcBackend;
 import io.queuelab.jdbc.JdbcEnvironment;
 import io.queuelab.jdbc.ServerStatusSampler;
@@ -44,10 +46,12 @@ public final class JdbcOptions implements AutoCloseable {
     @Mixin
     JdbcConnectionOptions connection = new JdbcConnectionOptions();
 
-    @Option(names = "--operation", paramLabel = "select|update|mix|range",
-            description = "Built-in Wisconsin workload: select (E1: SELECT unique3 WHERE unique2=?), update (seed 004: "
-                    + "UPDATE SET unique3=? WHERE unique1=?), mix (with --read-ratio) or range (SUM(unique3) over 100"
-                    + " consecutive unique2). Default: select.")
+    @Option(names = "--operation", paramLabel = "select|update|mix|range|iot-individual|iot-bulk",
+            description = "Built-in workload: select (E1: SELECT unique3 WHERE unique2=?), update (seed 004: "
+                    + "UPDATE SET unique3=? WHERE unique1=?), mix (with --read-ratio), range (SUM(unique3) over 10,000"
+                    + " consecutive unique2), or seed 002's IoT ingest, one second of sensor data per request (run it with"
+                    + " --constant --rate 1): iot-individual (5 rows per datapoint, prepared INSERTs, one transaction) or"
+                    + " iot-bulk (one JSON row). Default: select.")
     String operation;
 
     @Option(names = "--table", paramLabel = "NAME", description = "Wisconsin table of the built-in workloads (default: wisc).")
@@ -84,7 +88,20 @@ public final class JdbcOptions implements AutoCloseable {
                 operation == null ? Workload.SELECT : operation.toLowerCase(Locale.ROOT), readRatio.orElse(0.5));
     }
 
-    /** A new backend for the workload; the caller closes it. */
+    /** A new backend for the workload, the IoT ingest included; the caller closes it. */
+    public SyncBackend open(RequestOptions request, int iotPoints, long seed) throws IOException, SQLException {
+        validate();
+        if (operation != null && operation.toLowerCase(Locale.ROOT).startsWith("iot-")) {
+            if (request.readRatio().isPresent()) {
+                throw new IllegalArgumentException("--read-ratio needs --operation mix");
+            }
+            return IotIngestBackend.open(environment().target(), IotIngestBackend.Mode.parse(operation.substring(4)), iotPoints,
+                    seed, request.requestTimeout(DEFAULT_REQUEST_TIMEOUT));
+        }
+        return openBackend(request);
+    }
+
+    /** A new backend for the statement workload; the caller closes it. */
     public JdbcBackend openBackend(RequestOptions request) throws IOException, SQLException {
         Workload workload = workload(request);
         return environment().openBackend(workload, request.requestTimeout(DEFAULT_REQUEST_TIMEOUT));
@@ -114,8 +131,10 @@ public final class JdbcOptions implements AutoCloseable {
         if (workloadFile != null && (operation != null || table != null)) {
             throw new IllegalArgumentException("--workload replaces --operation and --table; give one or the other");
         }
-        if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix|range")) {
-            throw new IllegalArgumentException("--operation must be select, update, mix or range, not '" + operation + "'");
+        if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix|range|iot-individual|iot-bulk")) {
+            throw new IllegalArgumentException("--operation must be select, update, mix, range, iot-individual or iot-bulk, not '"
+                    + operation + "'");
         }
+
     }
 }

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
                 MergeCommand.class,
                 ReadSpeedCommand.class,
                 ReportCommand.class,
+                ResourcesCommand.class,
                 RunCommand.class,
                 SimulateCommand.class,
                 SummaryCommand.class,

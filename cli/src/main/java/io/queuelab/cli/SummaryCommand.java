@@ -4,6 +4,7 @@ import io.queuelab.core.log.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.core.summary.SummaryText;
+import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.data.SteadyState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -44,6 +45,7 @@ public final class SummaryCommand implements Callable<Integer> {
             manifest.root().path("config").path("phases").forEach(p -> phaseNames.add(p.path("name").asText()));
         }
         spec.commandLine().getOut().print(SteadyState.of(run.path()).text(phaseNames));
+        ResourceUse.read(run.path()).ifPresent(use -> spec.commandLine().getOut().print(use.render()));
         spec.commandLine().getOut().flush();
         return 0;
     }
@@ -59,6 +61,7 @@ public final class SummaryCommand implements Callable<Integer> {
             out.println();
             out.println("== " + path.getFileName() + " ==");
             out.print(SummaryText.render(RunSummary.of(run), Files.exists(run.manifestFile()) ? run.manifest() : null));
+            ResourceUse.read(path).ifPresent(use -> out.print(use.render()));
         }
         out.flush();
         return 0;

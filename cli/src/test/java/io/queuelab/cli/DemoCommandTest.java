@@ -45,6 +45,8 @@ class DemoCommandTest {
             RunSummary s = RunSummary.of(rd);
             assertEquals(0, s.count("dropped") + s.records - s.count("ok"), run + " all ok: " + s.outcomes);
             assertTrue(Files.size(rd.path().resolve("server-status.csv")) > 0, "telemetry in " + run);
+            String resources = Files.readString(rd.path().resolve("host-resources.csv"));
+            assertTrue(resources.contains(",client,") && resources.contains(",server,"), "host resources of both in " + run);
         }
         assertTrue(r.out().contains("verdict:"), r.out());
         assertTrue(r.out().contains("report: "), r.out());

@@ -77,7 +77,32 @@ class JdbcCommandsTest {
     }
 
     @Test
+    void iotIngestRunsFromTheCliWithTheServersHostResources(@TempDir Path dir) throws Exception {
+        Path runDir = dir.resolve("bulk");
+        Outcome r = run("run", "--backend", "jdbc", "--embedded-dir", EMBEDDED_DIR, "--operation", "iot-bulk", "--constant",
+                "--rate", "2", "--duration", "3s", "--telemetry-interval", "500ms", "--out", runDir.toString());
+        assertEquals(0, r.exitCode(), r.toString());
+        io.queuelab.core.summary.RunSummary summary = io.queuelab.core.summary.RunSummary.of(io.queuelab.core.log.RunDirectory.open(runDir));
+        long scheduled = io.queuelab.core.log.Manifest.read(runDir).root().path("totals").path("scheduled").asLong();
+        assertTrue(scheduled >= 5, "a constant 2/s for 3 s: " + scheduled);
+        assertEquals(scheduled, summary.count("ok"), summary.outcomes.toString());
+        assertEquals("iot-bulk", io.queuelab.core.log.Manifest.read(runDir).root().path("backend").path("server").path("workload")
+                .path("name").asText());
+        var use = io.queuelab.core.telemetry.ResourceUse.read(runDir).orElseThrow().processes();
+        var server = use.get("server");
+        assertTrue(server.size() >= 5, "samples of the embedded server");
+        assertTrue(server.dataDirBytes()[0] > 1_000_000, "the data directory, ibdata1 at least");
+        assertTrue(!Double.isNaN(server.writeBytes()[0]) && server.maxRssBytes() > 10e6, "the server's own /proc/<pid>/io and RSS");
+        assertTrue(r.out().contains("resources (host)") && r.out().contains("  server "), r.out());
+        assertTrue(Files.readString(runDir.resolve(ServerStatusSampler.FILE_NAME)).lines().count() >= 5);
+    }
+
+    @Test
     void badInputIsOneLineAndExitCodeTwo(@TempDir Path dir) throws Exception {
+        assertOneLineError(run("run", "--operation", "iot-columnar", "--rate", "1", "--out", dir.resolve("x").toString()),
+                "--operation must be select, update, mix, range, iot-individual or iot-bulk");
+        assertOneLineError(run("run", "--operation", "iot-bulk", "--iot-points", "0", "--rate", "1", "--out", dir.resolve("x").toString()),
+                "--iot-points must be 1 to 1,000,000");
         assertOneLineError(run("load", "--relation", "tpcc", "--tuples", "10"), "unknown relation 'tpcc'");
         assertOneLineError(run("load", "--relation", "wisc", "--tuples", "0"), "--tuples must be between 1");
         assertOneLineError(run("load", "--relation", "wisc", "--tuples", "9", "--engine", "Aria"), "unknown storage engine 'Aria'");

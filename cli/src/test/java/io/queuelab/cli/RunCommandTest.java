@@ -53,6 +53,30 @@ class RunCommandTest {
     }
 
     @Test
+    void telemetrySamplesTheClientAndAServerPidIntoHostResources() throws Exception {
+        Process server = new ProcessBuilder("sleep", "60").start();
+        try {
+            Path run = dir.resolve("run");
+            CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "mm1", "--mu", "1000", "--rate", "100",
+                    "--duration", "1s", "--telemetry-interval", "200ms", "--server-pid", Long.toString(server.pid()),
+                    "--server-data-dir", dir.toString(), "--out", run.toString());
+            assertEquals(0, r.exitCode(), r.err());
+            assertTrue(r.out().contains("resources (host)") && r.out().contains("  server " + server.pid()), r.out());
+            List<String[]> rows = Files.readAllLines(run.resolve("host-resources.csv")).stream().skip(1).map(l -> l.split(",", -1)).toList();
+            List<String[]> client = rows.stream().filter(row -> row[1].equals("client")).toList();
+            List<String[]> sleeper = rows.stream().filter(row -> row[1].equals("server")).toList();
+            assertTrue(client.size() >= 4 && sleeper.size() == client.size(), rows.size() + " rows");
+            assertEquals(Long.toString(ProcessHandle.current().pid()), client.get(0)[2], "the client is this JVM");
+            assertEquals(Long.toString(server.pid()), sleeper.get(0)[2]);
+            assertTrue(Long.parseLong(client.get(client.size() - 1)[3]) > Long.parseLong(client.get(0)[3]), "the client's CPU grows");
+            assertFalse(sleeper.get(0)[9].isEmpty(), "the data directory's size");
+        } finally {
+            server.destroy();
+            server.waitFor();
+        }
+    }
+
+    @Test
     void badInputGivesOneLineAndExitCode2() throws Exception {
         Path existing = Files.createDirectory(dir.resolve("exists"));
         String[][] cases = {
@@ -66,6 +90,8 @@ class RunCommandTest {
                 {"run", "--rate", "5", "--start-at", "tomorrow", "--out", dir.resolve("a").toString()},
                 {"run", "--backend", "noop", "--rate", "5", "--telemetry-interval", "soon", "--out", dir.resolve("a").toString()},
                 {"run", "--backend", "noop", "--rate", "5", "--telemetry-interval", "0s", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--telemetry-interval", "1s", "--server-pid", "999999999", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--server-data-dir", "x", "--telemetry-interval", "1s", "--out", dir.resolve("a").toString()},
                 {"summary", dir.resolve("missing").toString()},
                 {"summary", existing.toString()},
                 {"export", dir.resolve("missing").toString(), "--csv"},
@@ -93,7 +119,7 @@ class RunCommandTest {
 
     @Test
     void everyCommandHasHelp() {
-        for (String command : new String[] {"run", "summary", "export"}) {
+        for (String command : new String[] {"run", "summary", "export", "resources"}) {
             CliTestSupport.Result r = CliTestSupport.run(command, "--help");
             assertEquals(0, r.exitCode());
             assertTrue(r.out().contains("Usage: queuelab " + command), r.out());

@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 
 import io.queuelab.core.clock.ClockProbe;
+import io.queuelab.core.telemetry.SampleTimer;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -15,9 +16,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Samples the thread pools of every node ({@code system_views.thread_pools}: active, pending,
@@ -40,19 +38,14 @@ public final class ThreadPoolSampler implements AutoCloseable {
 
     private final CqlSession session;
     private final BufferedWriter out;
-    private final ScheduledExecutorService timer;
+    private final SampleTimer timer;
     private long samples;
     private long missed;
 
     private ThreadPoolSampler(CqlSession session, BufferedWriter out, Duration interval) {
         this.session = session;
         this.out = out;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "cassandra-thread-pool-sampler");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleAtFixedRate(this::sample, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+        this.timer = SampleTimer.start("cassandra-thread-pool-sampler", interval, this::sample);
     }
 
     /**
@@ -60,9 +53,7 @@ public final class ThreadPoolSampler implements AutoCloseable {
      * takes the first sample at once and then one per {@code interval}.
      */
     public static ThreadPoolSampler start(CqlSettings settings, Path file, Duration interval) throws IOException {
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("telemetry interval must be positive: " + interval);
-        }
+        SampleTimer.requirePositive(interval);
         CqlSession session = CqlConnection.connect(settings, false);
         try {
             BufferedWriter out = Files.newBufferedWriter(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -108,12 +99,7 @@ public final class ThreadPoolSampler implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        timer.shutdown();
-        try {
-            timer.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        timer.close();
         synchronized (this) {
             try {
                 out.close();

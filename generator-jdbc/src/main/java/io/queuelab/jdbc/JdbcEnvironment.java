@@ -1,5 +1,7 @@
 package io.queuelab.jdbc;
 
+import io.queuelab.core.telemetry.HostResourceSampler;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -49,6 +51,17 @@ public final class JdbcEnvironment implements AutoCloseable {
     /** The embedded server, when this environment started one. */
     public Optional<EmbeddedMariaDb> embeddedServer() {
         return Optional.ofNullable(embedded);
+    }
+
+    /**
+     * The server process for host-resource telemetry: the embedded server with its data directory
+     * (the server's pid of this moment: a restart gives it a new one); empty for a server given by URL.
+     */
+    public List<HostResourceSampler.SampledProcess> serverProcesses() {
+        if (embedded == null || !embedded.isRunning()) {
+            return List.of();
+        }
+        return List.of(new HostResourceSampler.SampledProcess("server", embedded.serverPid(), embedded.directory().resolve("data")));
     }
 
     /** A built-in Wisconsin workload (select, update, mix) sized to the loaded table. */

@@ -1,6 +1,7 @@
 package io.queuelab.jdbc;
 
 import io.queuelab.core.clock.ClockProbe;
+import io.queuelab.core.telemetry.SampleTimer;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -15,10 +16,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Samples {@code SHOW GLOBAL STATUS} counters at a fixed interval into a CSV file, on its own
@@ -38,11 +35,11 @@ public final class ServerStatusSampler implements AutoCloseable {
             "Innodb_buffer_pool_pages_total", "Innodb_buffer_pool_wait_free", "Innodb_data_writes", "Innodb_data_written",
             "Innodb_data_fsyncs", "Innodb_os_log_written", "Innodb_log_waits", "Innodb_row_lock_waits",
             "Innodb_row_lock_current_waits", "Threads_connected", "Threads_running", "Questions",
-            "Com_select", "Com_update");
+            "Com_select", "Com_update", "Com_insert", "Com_commit", "Bytes_received", "Bytes_sent", "Innodb_data_read");
 
     private final JdbcTarget target;
     private final List<String> counters;
-    private ScheduledExecutorService timer;
+    private SampleTimer timer;
     private BufferedWriter out;
     private Connection connection;
     private long samples;
@@ -65,19 +62,11 @@ public final class ServerStatusSampler implements AutoCloseable {
         if (timer != null) {
             throw new IllegalStateException("sampler already started");
         }
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("telemetry interval must be positive: " + interval);
-        }
+        SampleTimer.requirePositive(interval);
         connection = target.connect(0);
         out = Files.newBufferedWriter(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         out.write("epoch_ns," + String.join(",", counters) + "\n");
-        ThreadFactory daemon = r -> {
-            Thread t = new Thread(r, "server-status-sampler");
-            t.setDaemon(true);
-            return t;
-        };
-        timer = Executors.newSingleThreadScheduledExecutor(daemon);
-        timer.scheduleAtFixedRate(this::sample, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+        timer = SampleTimer.start("server-status-sampler", interval, this::sample);
     }
 
     /** Samples written so far. */
@@ -121,17 +110,12 @@ public final class ServerStatusSampler implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        ScheduledExecutorService t;
+        SampleTimer t;
         synchronized (this) {
             t = timer;
         }
         if (t != null) {
-            t.shutdown();
-            try {
-                t.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            t.close();
         }
         synchronized (this) {
             closeConnection();

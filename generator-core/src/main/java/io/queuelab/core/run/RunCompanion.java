@@ -13,4 +13,24 @@ public interface RunCompanion {
     AutoCloseable start(Path runDirectory) throws Exception;
 
     RunCompanion NONE = dir -> () -> { };
+
+    /** This companion and {@code other} beside it; closed in reverse order of starting. */
+    default RunCompanion and(RunCompanion other) {
+        RunCompanion first = this;
+        return dir -> {
+            AutoCloseable a = first.start(dir);
+            AutoCloseable b;
+            try {
+                b = other.start(dir);
+            } catch (Exception e) {
+                a.close();
+                throw e;
+            }
+            return () -> {
+                try (a; b) {
+                    // both closed, b first, even when one fails
+                }
+            };
+        };
+    }
 }

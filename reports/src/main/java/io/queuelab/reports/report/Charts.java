@@ -3,6 +3,7 @@ package io.queuelab.reports.report;
 import io.queuelab.reports.data.IntervalSeries;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerTelemetry;
+import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.fit.Flushes;
 import io.queuelab.reports.fit.ModelFit;
 import org.HdrHistogram.Histogram;
@@ -49,6 +50,12 @@ final class Charts {
      * detected flushes, and the server's telemetry (if any) on a right-hand axis of the same clock.
      */
     static XYChart responseOverTime(RunData run, Flushes flushes, java.util.Optional<ServerTelemetry> telemetry) {
+        return responseOverTime(run, flushes, telemetry, java.util.Optional.empty());
+    }
+
+    /** As above, with the CPU of every sampled process (host resources) on one more right-hand axis. */
+    static XYChart responseOverTime(RunData run, Flushes flushes, java.util.Optional<ServerTelemetry> telemetry,
+                                    java.util.Optional<ResourceUse> resources) {
         XYChart chart = chart("Response time vs time: " + run.name(), "time (s)", "response time (ms)");
         double[] at = everyKth(run.sample().atSeconds(), MAX_POINTS);
         if (at.length > 0) {
@@ -92,7 +99,36 @@ final class Charts {
             marks.setMarkerColor(Color.RED);
         }
         telemetry.ifPresent(t -> addTelemetry(chart, t));
+        long anchor = run.manifest().path("start").path("anchorEpochNanos").asLong(Long.MIN_VALUE);
+        if (anchor != Long.MIN_VALUE) {
+            resources.ifPresent(r -> addCpu(chart, r, anchor, telemetry.isPresent() ? 2 : 1));
+        }
         return chart;
+    }
+
+    /** Each process's CPU (percent of one core) on y-axis group {@code group}, on the right. */
+    private static void addCpu(XYChart chart, ResourceUse resources, long anchorEpochNanos, int group) {
+        Color[] colors = {new Color(150, 0, 150), new Color(0, 140, 160), new Color(120, 80, 0), new Color(90, 90, 160)};
+        int k = 0;
+        for (ResourceUse.Samples p : resources.processes().values()) {
+            double[][] cpu = p.cpuPercentSeries();
+            if (cpu[0].length == 0) {
+                continue;
+            }
+            double[] at = new double[cpu[0].length];
+            for (int i = 0; i < at.length; i++) {
+                at[i] = (cpu[0][i] - anchorEpochNanos) / 1e9;
+            }
+            XYSeries series = chart.addSeries(p.role() + " CPU %", at, cpu[1]);
+            series.setYAxisGroup(group);
+            series.setMarker(SeriesMarkers.NONE);
+            series.setLineColor(colors[k++ % colors.length]);
+            series.setLineWidth(1.2f);
+        }
+        if (k > 0) {
+            chart.setYAxisGroupTitle(group, "CPU (% of one core)");
+            chart.getStyler().setYAxisGroupPosition(group, org.knowm.xchart.style.Styler.YAxisPosition.Right);
+        }
     }
 
     /** Telemetry series on y-axis group 1, drawn on the right with its own scale. */

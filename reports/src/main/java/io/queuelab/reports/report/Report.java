@@ -6,6 +6,7 @@ import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.data.SteadyState;
 import io.queuelab.reports.data.ServerTelemetry;
+import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.sim.Estimate;
 import io.queuelab.reports.compare.Replications;
 import io.queuelab.reports.compare.Verdict;
@@ -107,6 +108,7 @@ public final class Report {
         Optional<ModelFit> mm1 = mm1Section(measured);
         Optional<DpbFit> dpb = dpbSection(measured);
         timeSection(runs);
+        resourceSection(measured);
         comparisonSection(measured, simulated, mm1, dpb);
         closedSection(measured, simulated, mm1, dpb);
         return page();
@@ -321,12 +323,45 @@ public final class Report {
             Optional<ServerTelemetry> telemetry = ServerTelemetry.of(r);
             String server = telemetry.map(t -> " Server telemetry (" + t.axisTitle() + ") on the right axis, same clock: "
                     + String.join(", ", t.series().keySet()) + ".").orElse("");
-            chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes, telemetry),
-                    "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how + server);
+            Optional<ResourceUse> resources = r.simulated() ? Optional.empty() : ResourceUse.read(r.source());
+            String cpu = resources.map(u -> " CPU of " + String.join(", ", u.processes().keySet())
+                    + " (host resources, % of one core) on the outer right axis.").orElse("");
+            chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, flushes, telemetry, resources),
+                    "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how + server + cpu);
         }
         if (ordered.size() > MAX_TIME_CHARTS) {
             body.paragraph((ordered.size() - MAX_TIME_CHARTS) + " more runs not drawn.");
         }
+    }
+
+    /** Seed 002's resource table of every measured run that sampled host resources. */
+    private void resourceSection(List<RunData> measured) throws IOException {
+        List<List<String>> rows = new ArrayList<>();
+        for (RunData r : measured) {
+            if (!java.nio.file.Files.isDirectory(r.source())) {
+                continue;
+            }
+            Optional<ResourceUse> use = ResourceUse.read(r.source());
+            if (use.isEmpty()) {
+                continue;
+            }
+            for (ResourceUse.Samples p : use.get().processes().values()) {
+                rows.add(List.of(r.name(), p.role() + " (pid " + p.pid() + ")", Html.number(p.spanSeconds()), Html.number(p.cpuPercent()),
+                        Html.number(p.maxRssBytes() / 1e6), Html.number(p.readBytesPerSecond() / 1e3),
+                        Html.number(p.writeBytesPerSecond() / 1e3), Html.number(p.dataDirGrowthBytes() / 1e6),
+                        Html.number(p.netBytesPerSecond() / 1e3)));
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        body.heading("Host resources");
+        body.table(List.of("run", "process", "sampled (s)", "CPU (% of one core)", "max RSS (MB)", "disk read (kB/s)",
+                "disk write (kB/s)", "data dir growth (MB)", "network (kB/s)"), rows);
+        body.paragraph("From host-resources.csv (--telemetry-interval), first to last sample: CPU as ps %cpu counts it, disk bytes the"
+                + " process caused to be read from and written to storage (/proc/<pid>/io, as pidstat), the data directory's disk space"
+                + " (du), and the bytes received + sent on every interface of the process's network namespace (loopback included:"
+                + " on one machine, client and server traffic counted once each way per interface).");
     }
 
     private void comparisonSection(List<RunData> measured, List<RunData> simulated, Optional<ModelFit> mm1,

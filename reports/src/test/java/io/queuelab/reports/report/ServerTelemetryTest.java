@@ -92,6 +92,40 @@ class ServerTelemetryTest {
     }
 
     @Test
+    void hostResourcesGiveEachProcesssCpuOnTheTimelineAndTheSeedsTableInTheReport() throws IOException {
+        Path dir = run("resources");
+        StringBuilder csv = new StringBuilder(io.queuelab.core.telemetry.HostResourceSampler.HEADER + "\n");
+        for (int i = 0; i <= 10; i++) {
+            long epoch = ANCHOR + 1_000_000_000L + i * 2_000_000_000L;
+            // server: half a core, 1 MB/s written, 100 kB more data each sample; client: a tenth of a core, no data directory
+            csv.append(epoch).append(",client,11,").append(i * 200_000_000L).append(",50000000,,0,500,500,,30000\n");
+            csv.append(epoch).append(",server,22,").append(i * 1_000_000_000L).append(',').append(100_000_000 + i).append(",0,")
+                    .append(i * 2_000_000L).append(",500,500,").append(1_000_000 + i * 100_000).append(",40000\n");
+        }
+        csv.append(ANCHOR + 30_000_000_000L).append(",server,22,99999999999,5,0,7"); // torn by a crash: left out
+        Files.writeString(dir.resolve("host-resources.csv"), csv);
+        io.queuelab.core.telemetry.ResourceUse use = io.queuelab.core.telemetry.ResourceUse.read(dir).orElseThrow();
+        var server = use.processes().get("server");
+        assertEquals(50, server.cpuPercent(), 1e-9);
+        assertEquals(1_000_000, server.writeBytesPerSecond(), 1e-9);
+        assertEquals(1_000_000, server.dataDirGrowthBytes(), 1e-9);
+        assertEquals(100_000_010, server.maxRssBytes(), 1e-9);
+        assertEquals(0, server.netBytesPerSecond(), 1e-9);
+        assertTrue(Double.isNaN(use.processes().get("client").dataDirGrowthBytes()));
+        assertEquals(10, use.processes().get("client").cpuPercent(), 1e-9);
+
+        XYChart chart = Charts.responseOverTime(RunData.read(dir), null, java.util.Optional.empty(), java.util.Optional.of(use));
+        XYSeries cpu = chart.getSeriesMap().get("server CPU %");
+        assertEquals(1, cpu.getYAxisGroup(), "right-hand axis when there is no server telemetry");
+        assertEquals(3.0, cpu.getXData()[0], 1e-9, "on the log's clock: the second sample, 3 s after the anchor");
+        assertEquals(50, cpu.getYData()[0], 1e-9);
+
+        String html = Files.readString(Report.write(List.of(dir), tmp.resolve("r.html")));
+        assertTrue(html.contains("Host resources") && html.contains("server (pid 22)"), "the resource table");
+        assertTrue(html.contains("CPU of client, server (host resources, % of one core)"), "the timeline's caption");
+    }
+
+    @Test
     void aRunWithoutTelemetryHasNone() throws IOException {
         assertTrue(ServerTelemetry.of(RunData.read(run("none"))).isEmpty());
     }

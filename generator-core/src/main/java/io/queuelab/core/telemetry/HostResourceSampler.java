@@ -1,0 +1,158 @@
+package io.queuelab.core.telemetry;
+
+import io.queuelab.core.clock.ClockProbe;
+import io.queuelab.core.run.RunCompanion;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Samples the resources of local processes (the client itself, the server it drives) from
+ * {@code /proc} at a fixed interval into a CSV file, on the generator's clock, on one daemon thread
+ * of its own. Self-contained: it needs only pids (and optionally data directories), so a
+ * generator node of a distributed run, or any other tool, can sample its own processes with it.
+ *
+ * <p>File ({@value #FILE_NAME}), one row per process per sample, header {@link #HEADER}:
+ * {@code epoch_ns} is the generator's wall clock (epoch nanoseconds) taken before the sample;
+ * {@code process} the role given ({@code client}, {@code server}, {@code node1}, ...), {@code pid};
+ * the {@link ProcessResources} counters, cumulative or levels as documented there, empty where
+ * unknown; {@code read_ns} what reading that process cost the sampler (its own overhead, measured).
+ *
+ * <p>Guarantees: the first sample is taken at {@link #start}, then one per interval; a process that
+ * has ended gives no row (and is counted in {@link #missedReadings()}); every row written is
+ * complete; {@link #close()} stops the thread and flushes. Reading one process costs a few hundred
+ * microseconds, plus a {@code du} of its data directory (docs/benchmarks.md gives measured figures).
+ */
+public final class HostResourceSampler implements AutoCloseable {
+    public static final String FILE_NAME = "host-resources.csv";
+    public static final String HEADER = "epoch_ns,process,pid,cpu_ns,rss_bytes,read_bytes,write_bytes,"
+            + "net_rx_bytes,net_tx_bytes,data_dir_bytes,read_ns";
+
+    /**
+     * A process to sample.
+     *
+     * @param role          its name in the file: {@code client}, {@code server}, {@code node<i>}, ...
+     * @param pid           its process id
+     * @param dataDirectory the directory whose size to record (a server's data), or null
+     */
+    public record SampledProcess(String role, long pid, Path dataDirectory) {
+        public SampledProcess {
+            if (role == null || !role.matches("[A-Za-z0-9_.-]+")) {
+                throw new IllegalArgumentException("a sampled process needs a role of letters, digits, '_', '.' or '-': " + role);
+            }
+        }
+
+        /** This JVM, the generator. */
+        public static SampledProcess client() {
+            return new SampledProcess("client", ProcessHandle.current().pid(), null);
+        }
+    }
+
+    private final List<SampledProcess> processes;
+    private final SampleTimer timer;
+    private BufferedWriter out;
+    private long samples;
+    private long missed;
+    private long readNanos;
+    private long readings;
+
+    private HostResourceSampler(List<SampledProcess> processes, BufferedWriter out, Duration interval) {
+        this.processes = List.copyOf(processes);
+        this.out = out;
+        this.timer = SampleTimer.start("host-resource-sampler", interval, this::sample);
+    }
+
+    /** Creates {@code file} (which must not exist), samples at once and then every {@code interval}. */
+    public static HostResourceSampler start(List<SampledProcess> processes, Path file, Duration interval) throws IOException {
+        SampleTimer.requirePositive(interval);
+        if (processes.isEmpty()) {
+            throw new IllegalArgumentException("no process to sample");
+        }
+        BufferedWriter out = Files.newBufferedWriter(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        out.write(HEADER + "\n");
+        return new HostResourceSampler(processes, out, interval);
+    }
+
+    /**
+     * A run companion sampling the client and the processes {@code servers} names when the run
+     * starts into {@value #FILE_NAME} of the run directory.
+     */
+    public static RunCompanion companion(Supplier<List<SampledProcess>> servers, Duration interval) {
+        return runDirectory -> {
+            List<SampledProcess> all = new ArrayList<>();
+            all.add(SampledProcess.client());
+            all.addAll(servers.get());
+            return start(all, runDirectory.resolve(FILE_NAME), interval);
+        };
+    }
+
+    /** Sample instants written so far. */
+    public synchronized long samples() {
+        return samples;
+    }
+
+    /** Readings of a process that had ended (no row). */
+    public synchronized long missedReadings() {
+        return missed;
+    }
+
+    /** The mean cost of reading one process, in ns (0 before the first reading). */
+    public synchronized double meanReadNanos() {
+        return readings == 0 ? 0 : (double) readNanos / readings;
+    }
+
+    private synchronized void sample() {
+        if (out == null) {
+            return;
+        }
+        long epochNanos = ClockProbe.wallClockNanos();
+        StringBuilder rows = new StringBuilder();
+        for (SampledProcess p : processes) {
+            long begin = System.nanoTime();
+            Optional<ProcessResources> r = ProcessResources.read(p.pid(), p.dataDirectory());
+            long cost = System.nanoTime() - begin;
+            if (r.isEmpty()) {
+                missed++;
+                continue;
+            }
+            readNanos += cost;
+            readings++;
+            ProcessResources v = r.get();
+            rows.append(epochNanos).append(',').append(p.role()).append(',').append(p.pid());
+            for (long value : new long[] {v.cpuNanos(), v.rssBytes(), v.readBytes(), v.writeBytes(),
+                    v.netReceivedBytes(), v.netSentBytes(), v.dataDirBytes()}) {
+                rows.append(',');
+                if (value != ProcessResources.UNKNOWN) {
+                    rows.append(value);
+                }
+            }
+            rows.append(',').append(cost).append('\n');
+        }
+        try {
+            out.write(rows.toString());
+            out.flush(); // a crash leaves every sample taken so far, as the request log does
+            samples++;
+        } catch (IOException e) {
+            missed += processes.size();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        timer.close();
+        synchronized (this) {
+            if (out != null) {
+                out.close();
+                out = null;
+            }
+        }
+    }
+}
