@@ -58,9 +58,10 @@ public final class BackendOptions implements AutoCloseable {
     @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Sample the server into the run directory at this interval, e.g. 1s: jdbc SHOW GLOBAL STATUS "
                     + "(server-status.csv), cassandra every node's thread pools, flushes and compactions among them "
-                    + "(cassandra-thread-pools.csv); and for every backend the host resources of the client, of its host and of a "
-                    + "local server (host-resources.csv: CPU, RSS, disk bytes, network bytes, data-directory size). With "
-                    + "--node-count k every node samples its own client and host, and node 0 alone samples the server. Default: off.")
+                    + "(cassandra-thread-pools.csv), influxdb its /debug/vars (influxdb-stats.csv); and for every backend the host "
+                    + "resources of the client, of its host and of a local server (host-resources.csv: CPU, RSS, disk bytes, "
+                    + "network bytes, data-directory size). With --node-count k every node samples its own client and host, and "
+                    + "node 0 alone samples the server. Default: off.")
     Duration telemetryInterval;
 
     @Option(names = "--server-pid", paramLabel = "PID",
@@ -153,6 +154,7 @@ public final class BackendOptions implements AutoCloseable {
             case "jdbc" -> dir -> jdbc.startTelemetry(dir, telemetryInterval);
             case "cassandra" -> dir -> ThreadPoolSampler.start(cassandra.settings(request),
                     dir.resolve(ThreadPoolSampler.FILE_NAME), telemetryInterval);
+            case "influxdb" -> dir -> influx.startTelemetry(dir, telemetryInterval);
             default -> RunCompanion.NONE;
         };
     }

@@ -1,6 +1,7 @@
 package io.queuelab.cli;
 
 import io.queuelab.cli.influx.InfluxIngestBackend;
+import io.queuelab.cli.influx.InfluxStatsSampler;
 import io.queuelab.cli.influx.LocalInfluxd;
 import io.queuelab.core.telemetry.HostResourceSampler;
 import picocli.CommandLine.Option;
@@ -39,6 +40,11 @@ public final class InfluxOptions implements AutoCloseable {
         }
         return InfluxIngestBackend.open(url != null ? url : local.url(), database, points, seed,
                 request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT));
+    }
+
+    /** The server's own statistics ({@code /debug/vars}) into the run directory, on the generator's clock. */
+    InfluxStatsSampler startTelemetry(Path runDir, Duration interval) throws IOException {
+        return InfluxStatsSampler.start(url != null ? url : local.url(), runDir.resolve(InfluxStatsSampler.FILE_NAME), interval);
     }
 
     /** The influxd this command started, for host-resource telemetry. */

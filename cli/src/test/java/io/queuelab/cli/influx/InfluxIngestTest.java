@@ -78,6 +78,15 @@ class InfluxIngestTest {
         assertTrue(server != null && server.size() >= 4, "influxd sampled");
         assertTrue(server.dataDirBytes()[server.size() - 1] > 0, "its directory");
         assertFalse(ProcessHandle.of(server.pid()).map(ProcessHandle::isAlive).orElse(false), "influxd stopped with the command");
+        // the server's own statistics: the line protocol it received, 1,000 lines of ~76 bytes a request
+        List<String> stats = java.nio.file.Files.readAllLines(run.resolve(InfluxStatsSampler.FILE_NAME));
+        assertEquals("epoch_ns," + String.join(",", InfluxStatsSampler.COUNTERS), stats.get(0));
+        assertTrue(stats.size() >= 5, stats.toString());
+        long firstBytes = Long.parseLong(stats.get(1).split(",")[1]);
+        long lastBytes = Long.parseLong(stats.get(stats.size() - 1).split(",")[1]);
+        assertTrue(lastBytes - firstBytes >= (scheduled - 1) * 60_000L, "writeReqBytes " + firstBytes + " -> " + lastBytes);
+        io.queuelab.reports.data.ResourceTable table = io.queuelab.reports.data.ResourceTable.of(List.of(run));
+        assertTrue(table.render().contains("InfluxDB's writeReqBytes"), table.render());
     }
 
     @Test

@@ -27,13 +27,17 @@ import java.util.function.Supplier;
  * the {@link ProcessResources} counters, cumulative or levels as documented there, empty where
  * unknown; {@code read_ns} what reading that process cost the sampler (its own overhead, measured).
  *
- * <p>Guarantees: the first sample is taken at {@link #start}, then one per interval; a process that
+ * <p>Guarantees: the first sample is taken at {@link #start}, then one per interval, and a last one
+ * at {@link #close()}; {@code data_dir_bytes} is filled in the first and the last, and between them in the
+ * first sample after each {@link #DATA_DIRECTORY_PERIOD} (empty in the other rows); a process that
  * has ended gives no row (and is counted in {@link #missedReadings()}); every row written is
  * complete; {@link #close()} stops the thread and flushes. Reading one process costs a few hundred
  * microseconds, plus a {@code du} of its data directory (docs/benchmarks.md gives measured figures).
  */
 public final class HostResourceSampler implements AutoCloseable {
     public static final String FILE_NAME = "host-resources.csv";
+    /** How often data directories are measured ({@code du}, the costly part), besides the first and the last sample. */
+    public static final Duration DATA_DIRECTORY_PERIOD = Duration.ofSeconds(5);
     /** The roles of the generator's own machine: this JVM and the whole host. */
     public static final String CLIENT_ROLE = "client";
     public static final String HOST_ROLE = "host";
@@ -74,6 +78,7 @@ public final class HostResourceSampler implements AutoCloseable {
     private long missed;
     private long readNanos;
     private long readings;
+    private long lastDirectoryNanos;
 
     private HostResourceSampler(List<SampledProcess> processes, BufferedWriter out, Duration interval) {
         this.processes = List.copyOf(processes);
@@ -121,15 +126,29 @@ public final class HostResourceSampler implements AutoCloseable {
         return readings == 0 ? 0 : (double) readNanos / readings;
     }
 
-    private synchronized void sample() {
+    private void sample() {
+        sample(false);
+    }
+
+    /**
+     * One sample of every process; the data directories (a {@code du}, the costly part) only when
+     * {@link #DATA_DIRECTORY_PERIOD} has passed since the last, or when {@code withDirectories}.
+     */
+    private synchronized void sample(boolean withDirectories) {
         if (out == null) {
             return;
         }
         long epochNanos = ClockProbe.wallClockNanos();
+        long now = System.nanoTime();
+        boolean directories = withDirectories || lastDirectoryNanos == 0 || now - lastDirectoryNanos >= DATA_DIRECTORY_PERIOD.toNanos();
+        if (directories) {
+            lastDirectoryNanos = now;
+        }
         StringBuilder rows = new StringBuilder();
         for (SampledProcess p : processes) {
             long begin = System.nanoTime();
-            Optional<ProcessResources> r = p.pid() == HOST_PID ? HostTotals.read() : ProcessResources.read(p.pid(), p.dataDirectory());
+            Optional<ProcessResources> r = p.pid() == HOST_PID ? HostTotals.read()
+                    : ProcessResources.read(p.pid(), directories ? p.dataDirectory() : null);
             long cost = System.nanoTime() - begin;
             if (r.isEmpty()) {
                 missed++;
@@ -160,6 +179,7 @@ public final class HostResourceSampler implements AutoCloseable {
     @Override
     public void close() throws IOException {
         timer.close();
+        sample(true); // the end state, data directories included, whenever the last one was taken
         synchronized (this) {
             if (out != null) {
                 out.close();

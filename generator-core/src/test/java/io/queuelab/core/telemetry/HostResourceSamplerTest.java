@@ -66,6 +66,9 @@ class HostResourceSamplerTest {
             long dataDir = Long.parseLong(last[9]);
             assertTrue(dataDir >= 8 * MIB && dataDir <= 8 * MIB + 64 * 1024, Arrays.toString(last));
             assertTrue(Long.parseLong(server.get(1)[0]) > Long.parseLong(server.get(0)[0]), "epoch_ns increases");
+            // du runs in the first sample, every 5 s, and in the last one, taken at close
+            assertFalse(server.get(0)[9].isEmpty());
+            assertTrue(server.get(1)[9].isEmpty(), "no du 50 ms after the last");
             assertTrue(client.get(0)[9].isEmpty(), "the client has no data directory");
             assertTrue(Long.parseLong(last[10]) > 0, "the reading's own cost is recorded");
             assertTrue(sampler.meanReadNanos() > 0);

@@ -13,7 +13,8 @@ import java.util.Locale;
 
 /**
  * Seed 002's Table IV and weighted score for a set of runs, one row per run, from each run's
- * host resources (and, for the network, the server's own byte counters where it has them).
+ * host resources (and, for the network, the server's own byte counters: MariaDB's in
+ * {@code server-status.csv}, InfluxDB's in {@code influxdb-stats.csv}).
  *
  * <p>The score is the paper's: each column divided by its maximum over the rows, multiplied by the
  * column's weight ({@link #WEIGHTS}: server CPU 2, server RAM 0.25, client CPU 2.5, client RAM 0.25,
@@ -26,6 +27,7 @@ import java.util.Locale;
 public record ResourceTable(List<Row> rows) {
     static final double[] WEIGHTS = {2, 0.25, 2.5, 0.25, 2.5, 0.5, 1.5};
     static final String SERVER_STATUS = "server-status.csv";
+    static final String INFLUXDB_STATS = "influxdb-stats.csv";
 
     /**
      * One run's resource use over its sampled span.
@@ -60,18 +62,22 @@ public record ResourceTable(List<Row> rows) {
                 throw new IOException(run + ": host-resources.csv has no " + (server == null ? "server" : "client")
                         + " process (a local server: the embedded MariaDB, an influxd the run started, or --server-pid)");
             }
-            double[] ownNet = serverOwnNetwork(run.resolve(SERVER_STATUS));
-            boolean own = !Double.isNaN(ownNet[0]);
+            double[] mariadb = counterRate(run.resolve(SERVER_STATUS), "Bytes_received", "Bytes_sent");
+            double[] influx = counterRate(run.resolve(INFLUXDB_STATS), "writeReqBytes", "queryRespBytes");
+            boolean own = !Double.isNaN(mariadb[0]) || !Double.isNaN(influx[0]);
+            double[] ownNet = !Double.isNaN(mariadb[0]) ? mariadb : influx;
+            String ownSource = !Double.isNaN(mariadb[0]) ? "server's Bytes_received + Bytes_sent"
+                    : "InfluxDB's writeReqBytes + queryRespBytes (HTTP bodies)";
             rows.add(new Row(run.getFileName().toString(), server.spanSeconds(), server.cpuPercent(), server.maxRssBytes(),
                     client.cpuPercent(), client.maxRssBytes(), server.readBytesPerSecond() + server.writeBytesPerSecond(),
                     server.dataDirGrowthBytes(), own ? ownNet[0] : server.netBytesPerSecond(),
-                    own ? "server's Bytes_received + Bytes_sent" : "network namespace (every process on it)"));
+                    own ? ownSource : "network namespace (every process on it)"));
         }
         return new ResourceTable(rows);
     }
 
-    /** {bytes per second} from a MariaDB's Bytes_received + Bytes_sent, NaN without them. */
-    static double[] serverOwnNetwork(Path csv) throws IOException {
+    /** {bytes per second} of two byte counters of a server's own statistics file summed, NaN without them. */
+    static double[] counterRate(Path csv, String receivedCounter, String sentCounter) throws IOException {
         if (!Files.isRegularFile(csv)) {
             return new double[] {Double.NaN};
         }
@@ -82,7 +88,7 @@ public record ResourceTable(List<Row> rows) {
             }
         }
         List<String> header = rows.isEmpty() ? List.of() : Arrays.asList(rows.get(0));
-        int received = header.indexOf("Bytes_received"), sent = header.indexOf("Bytes_sent");
+        int received = header.indexOf(receivedCounter), sent = header.indexOf(sentCounter);
         if (received < 0 || sent < 0 || rows.size() < 3) {
             return new double[] {Double.NaN};
         }
