@@ -5,6 +5,7 @@ import io.queuelab.core.inprocess.MM1Backend;
 import io.queuelab.core.inprocess.NoopBackend;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.telemetry.HostResourceSampler;
+import io.queuelab.core.telemetry.NodeTelemetry;
 import io.queuelab.cassandra.ThreadPoolSampler;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -57,13 +58,16 @@ public final class BackendOptions implements AutoCloseable {
     @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Sample the server into the run directory at this interval, e.g. 1s: jdbc SHOW GLOBAL STATUS "
                     + "(server-status.csv), cassandra every node's thread pools, flushes and compactions among them "
-                    + "(cassandra-thread-pools.csv), influxdb its /debug/vars (influxdb-stats.csv); and for every backend the host resources of the client and of a "
-                    + "local server (host-resources.csv: CPU, RSS, disk bytes, network bytes, data-directory size). Default: off.")
+                    + "(cassandra-thread-pools.csv), influxdb its /debug/vars (influxdb-stats.csv); and for every backend the host "
+                    + "resources of the client, of its host and of a local server (host-resources.csv: CPU, RSS, disk bytes, "
+                    + "network bytes, data-directory size). With --node-count k every node samples its own client and host, and "
+                    + "node 0 alone samples the server. Default: off.")
     Duration telemetryInterval;
 
     @Option(names = "--server-pid", paramLabel = "PID",
             description = "A local server process to sample into host-resources.csv besides the embedded MariaDB "
-                    + "(e.g. the machine's mariadbd, or a node of 'queuelab cassandra start').")
+                    + "(e.g. the machine's mariadbd, or a node of 'queuelab cassandra start'); with --node-count, node 0's "
+                    + "(the other nodes ignore it).")
     Long serverPid;
 
     @Option(names = "--server-data-dir", paramLabel = "DIR",
@@ -96,27 +100,34 @@ public final class BackendOptions implements AutoCloseable {
         return iotPoints;
     }
 
-    /**
-     * What runs beside the load, when --telemetry-interval asks for it: the server's own counters
-     * and the host resources of the client and the local server processes.
-     */
+    /** {@link #companion(int)} of a single generator (node 0, which samples the server too). */
     public RunCompanion companion() {
+        return companion(NodeTelemetry.SERVER_NODE);
+    }
+
+    /**
+     * What runs beside the load of node {@code nodeIndex}, when --telemetry-interval asks for it:
+     * the host resources of this node's client and host, and on node {@value NodeTelemetry#SERVER_NODE}
+     * only the server's own counters and its local processes ({@link NodeTelemetry}); the other
+     * nodes leave --server-pid and --server-data-dir alone (the pid is node 0's machine's).
+     */
+    public RunCompanion companion(int nodeIndex) {
         if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
             throw new IllegalArgumentException("--telemetry-interval must be positive");
         }
         if (serverDataDir != null && serverPid == null) {
             throw new IllegalArgumentException("--server-data-dir needs --server-pid");
         }
-        if (serverPid != null && ProcessHandle.of(serverPid).isEmpty()) {
-            throw new IllegalArgumentException("--server-pid " + serverPid + ": no such process");
-        }
         if (serverPid != null && telemetryInterval == null) {
             throw new IllegalArgumentException("--server-pid needs --telemetry-interval");
+        }
+        if (serverPid != null && NodeTelemetry.samplesServer(nodeIndex) && ProcessHandle.of(serverPid).isEmpty()) {
+            throw new IllegalArgumentException("--server-pid " + serverPid + ": no such process");
         }
         if (telemetryInterval == null) {
             return RunCompanion.NONE;
         }
-        return serverCounters().and(HostResourceSampler.companion(this::serverProcesses, telemetryInterval));
+        return NodeTelemetry.companion(nodeIndex, serverCounters(), this::serverProcesses, telemetryInterval);
     }
 
     /** The local server processes whose resources are sampled: the embedded MariaDB, --server-pid. */

@@ -1,7 +1,9 @@
 package io.queuelab.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.queuelab.core.merge.RunMerge;
 import io.queuelab.core.run.Durations;
+import io.queuelab.core.telemetry.ResourceUse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -10,6 +12,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -19,7 +22,8 @@ import java.util.concurrent.Callable;
                 + "one run directory that summary, export, fit and report read like any run. Times are put on the "
                 + "clock reference's time line when the nodes ran with --clock-reference. The merged self-check keeps "
                 + "every node's and adds the superposed schedule's arrival test, the nodes' start skew and the "
-                + "record count."})
+                + "record count. Telemetry comes along on the same time line: every node's host-resources.csv "
+                + "(node<i>.client, node<i>.host), the server's files once, node 0's."})
 public final class MergeCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The merged run directory (must not exist).")
     Path out;
@@ -40,6 +44,17 @@ public final class MergeCommand implements Callable<Integer> {
                 : "clock: reference " + r.clockReference() + ", every offset within +-" + Durations.format(r.maxClockUncertaintyNanos()));
         o.println("start skew: " + Durations.format(r.startSkewNanos()));
         o.println("verdict: " + r.selfCheck().verdict());
+        JsonNode telemetry = r.directory().manifest().root().path("merge").path("telemetry");
+        if (!telemetry.path("files").isEmpty()) {
+            List<String> files = new ArrayList<>();
+            telemetry.path("files").forEach(f -> files.add(f.asText()));
+            List<String> leftOut = new ArrayList<>();
+            telemetry.path("leftOut").forEach(f -> leftOut.add(f.asText()));
+            o.println("telemetry: " + String.join(", ", files) + (telemetry.has("serverSampledBy")
+                    ? ", the server's from node " + telemetry.path("serverSampledBy").asInt() : "")
+                    + (leftOut.isEmpty() ? "" : "; left out: " + String.join("; ", leftOut)));
+            ResourceUse.read(r.directory().path()).ifPresent(use -> o.print(use.render()));
+        }
         o.flush();
         return 0;
     }

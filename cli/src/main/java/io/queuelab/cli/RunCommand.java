@@ -55,7 +55,7 @@ public final class RunCommand implements Callable<Integer> {
         settings.putAll(backend.settings());
         RunResult result;
         try (BackendOptions server = backend; Backend b = server.open(config.seed())) {
-            result = execute(config, b, settings, spec.commandLine().getOut(), server.companion());
+            result = execute(config, b, settings, spec.commandLine().getOut(), server.companion(config.nodeIndex()));
         }
         return strict && !result.selfCheck().keptUp() ? 1 : 0;
     }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,7 +25,7 @@ class MergeCommandTest {
             for (int i = 0; i < 2; i++) {
                 CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "400", "--duration", "1s",
                         "--node-index", String.valueOf(i), "--node-count", "2", "--clock-reference", ref,
-                        "--report-interval", "0", "--out", dir.resolve("node-" + i).toString());
+                        "--report-interval", "0", "--telemetry-interval", "200ms", "--out", dir.resolve("node-" + i).toString());
                 assertEquals(0, r.exitCode(), r.err());
             }
             Path merged = dir.resolve("merged");
@@ -34,6 +35,10 @@ class MergeCommandTest {
             assertTrue(m.out().startsWith("merged 2 nodes into " + merged), m.out());
             assertTrue(m.out().contains("clock: reference " + ref + ", every offset within +-"), m.out());
             assertTrue(m.out().contains("the nodes' schedules started"), "run one after the other, they did not overlap: " + m.out());
+            assertTrue(m.out().contains("telemetry: host-resources.csv\n"), "no server to sample on the noop backend: " + m.out());
+            for (String process : List.of("node0.client", "node0.host", "node1.client", "node1.host")) {
+                assertTrue(m.out().contains("  " + process + " "), "each node's resources: " + m.out());
+            }
 
             CliTestSupport.Result summary = CliTestSupport.run("summary", merged.toString());
             assertEquals(0, summary.exitCode(), summary.err());

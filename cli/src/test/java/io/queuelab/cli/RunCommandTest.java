@@ -77,6 +77,31 @@ class RunCommandTest {
     }
 
     @Test
+    void anotherNodeThanNodeZeroSamplesItsClientAndHostButNotTheServer() throws Exception {
+        Process server = new ProcessBuilder("sleep", "60").start();
+        try {
+            for (int node = 0; node < 2; node++) {
+                Path run = dir.resolve("node-" + node);
+                CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "100", "--duration", "1s",
+                        "--node-index", Integer.toString(node), "--node-count", "2", "--telemetry-interval", "200ms",
+                        "--server-pid", Long.toString(server.pid()), "--out", run.toString());
+                assertEquals(0, r.exitCode(), r.err());
+                List<String> roles = Files.readAllLines(run.resolve("host-resources.csv")).stream().skip(1)
+                        .map(l -> l.split(",", -1)[1]).distinct().sorted().toList();
+                assertEquals(node == 0 ? List.of("client", "host", "server") : List.of("client", "host"), roles, "node " + node);
+            }
+        } finally {
+            server.destroy();
+            server.waitFor();
+        }
+        // node 1 does not look for node 0's server process: a pid of node 0's machine is no error on another one
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "100", "--duration", "1s",
+                "--node-index", "1", "--node-count", "2", "--telemetry-interval", "200ms", "--server-pid", "999999999",
+                "--out", dir.resolve("node-1-elsewhere").toString());
+        assertEquals(0, r.exitCode(), r.err());
+    }
+
+    @Test
     void badInputGivesOneLineAndExitCode2() throws Exception {
         Path existing = Files.createDirectory(dir.resolve("exists"));
         String[][] cases = {

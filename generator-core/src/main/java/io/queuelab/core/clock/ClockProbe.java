@@ -57,6 +57,32 @@ public final class ClockProbe {
         }
     }
 
+    /**
+     * One instant read on both of this machine's clocks: wall (epoch ns) and monotonic
+     * ({@link System#nanoTime()}), the pair with the tightest of a few monotonic brackets around a
+     * wall-clock read, so that a time line of anchor + monotonic agrees with the wall clock (with
+     * which telemetry samples are stamped) to within microseconds even when the thread is
+     * preempted between two reads, which on a loaded machine costs milliseconds.
+     */
+    public record Anchor(long epochNanos, long monotonicNanos) {
+        private static final int TRIES = 16;
+
+        public static Anchor now() {
+            long bestWidth = Long.MAX_VALUE;
+            Anchor best = null;
+            for (int i = 0; i < TRIES; i++) {
+                long before = System.nanoTime();
+                long wall = wallClockNanos();
+                long width = System.nanoTime() - before;
+                if (width < bestWidth) {
+                    bestWidth = width;
+                    best = new Anchor(wall, before + width / 2);
+                }
+            }
+            return best;
+        }
+    }
+
     /** This machine's wall clock in ns since the Unix epoch (microsecond resolution on Linux). */
     public static long wallClockNanos() {
         Instant now = Instant.now();

@@ -45,7 +45,9 @@ import java.util.stream.Stream;
  * by name. The merged self-check keeps every node's failures and adds the checks only the merged
  * log allows: the superposed schedule of all nodes against the total rate (the arrival count, and a
  * KS test of its gaps against Exp(total rate), which fails when nodes share a seed), the skew of the
- * nodes' starts, and the record count against the nodes' totals. The output's manifest is marked
+ * nodes' starts, and the record count against the nodes' totals. Every node's telemetry comes along
+ * on the same time line, its own machine's per node and the server's once ({@link TelemetryMerge}).
+ * The output's manifest is marked
  * complete last; a merge that fails half-way removes its output.
  */
 public final class RunMerge {
@@ -110,6 +112,8 @@ public final class RunMerge {
 
         long records = mergeLogs(dir, nodes, anchor, first, instants);
         mergeErrors(dir, nodes);
+        TelemetryMerge.Outcome telemetry = TelemetryMerge.merge(nodes.stream()
+                .map(n -> new TelemetryMerge.Node(n.index, n.dir.path(), n::epochOnLine)).toList(), dir.path());
 
         List<String> failures = new ArrayList<>();
         List<SelfCheck.PhaseCheck> checks = new ArrayList<>();
@@ -145,7 +149,7 @@ public final class RunMerge {
             }
         }
         SelfCheck check = combinedCheck(nodes, open, checks, totals, failures);
-        describe(manifest, nodes, phases, anchor, earliest, totals, check, skew);
+        describe(manifest, nodes, phases, anchor, earliest, totals, check, skew, telemetry);
         manifest.markComplete();
         manifest.write(dir.path());
         String reference = nodes.get(0).clock.measured() ? nodes.get(0).clockReference() : null;
@@ -395,7 +399,7 @@ public final class RunMerge {
     }
 
     private static void describe(Manifest manifest, List<NodeRun> nodes, List<Phase> phases, long anchor, long start,
-                                 LogTotals totals, SelfCheck check, long skew) {
+                                 LogTotals totals, SelfCheck check, long skew, TelemetryMerge.Outcome telemetry) {
         ObjectNode root = manifest.root();
         ObjectNode config = manifest.section("config");
         config.remove("seed");
@@ -444,8 +448,17 @@ public final class RunMerge {
             entry.set("totals", n.manifest.root().path("totals"));
             entry.put("verdict", n.selfCheck().path("verdict").asText());
             entry.set("settings", n.manifest.root().path("settings"));
-            // per-host telemetry (issue 17, item 3) belongs here, beside the node's settings
+            ObjectNode own = entry.putObject("telemetry");
+            own.put("hostResourceRows", telemetry.hostRows().getOrDefault(n.index, 0L));
+            own.put("sampledServer", n.index == telemetry.serverNode());
         }
+        ObjectNode carried = merge.putObject("telemetry");
+        carried.put("timeLine", "every sample's epoch_ns moved as its node's records are");
+        telemetry.files().forEach(carried.putArray("files")::add);
+        if (telemetry.serverNode() >= 0) {
+            carried.put("serverSampledBy", telemetry.serverNode());
+        }
+        telemetry.leftOut().forEach(carried.putArray("leftOut")::add);
     }
 
     /** One node's run, and how its log times map onto the merged time line. */
@@ -483,6 +496,11 @@ public final class RunMerge {
 
         String clockReference() {
             return manifest.root().path("clock").path("reference").asText();
+        }
+
+        /** A node wall-clock instant (a telemetry sample's epoch_ns) on the merged time line, as an epoch instant. */
+        long epochOnLine(long epochNanos) {
+            return epochNanos + clock.offsetAt(epochNanos - anchor);
         }
 
         /** A node log time on the merged time line; an instant that never happened stays so. */

@@ -94,8 +94,9 @@ public final class LoadRun {
             // every connection is set up before the first arrival
             SyncSession[] syncSessions = null;
             AsyncSession asyncSession = null;
-            long anchorEpoch = ClockProbe.wallClockNanos();
-            RunClock clock = new RunClock(System.nanoTime());
+            ClockProbe.Anchor anchor = ClockProbe.Anchor.now();
+            long anchorEpoch = anchor.epochNanos();
+            RunClock clock = new RunClock(anchor.monotonicNanos());
             ClockOffset clockAtStart = null;
             try {
                 if (config.clockReference() != null) {

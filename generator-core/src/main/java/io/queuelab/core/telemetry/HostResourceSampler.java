@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  *
  * <p>File ({@value #FILE_NAME}), one row per process per sample, header {@link #HEADER}:
  * {@code epoch_ns} is the generator's wall clock (epoch nanoseconds) taken before the sample;
- * {@code process} the role given ({@code client}, {@code server}, {@code node1}, ...), {@code pid};
+ * {@code process} the role given ({@code client}, {@code host} for the whole machine with pid 0,
+ * {@code server}, {@code node1}, ...), {@code pid};
  * the {@link ProcessResources} counters, cumulative or levels as documented there, empty where
  * unknown; {@code read_ns} what reading that process cost the sampler (its own overhead, measured).
  *
@@ -37,6 +38,11 @@ public final class HostResourceSampler implements AutoCloseable {
     public static final String FILE_NAME = "host-resources.csv";
     /** How often data directories are measured ({@code du}, the costly part), besides the first and the last sample. */
     public static final Duration DATA_DIRECTORY_PERIOD = Duration.ofSeconds(5);
+    /** The roles of the generator's own machine: this JVM and the whole host. */
+    public static final String CLIENT_ROLE = "client";
+    public static final String HOST_ROLE = "host";
+    /** The pid column of the {@value #HOST_ROLE} row (no process has pid 0 in /proc). */
+    public static final long HOST_PID = 0;
     public static final String HEADER = "epoch_ns,process,pid,cpu_ns,rss_bytes,read_bytes,write_bytes,"
             + "net_rx_bytes,net_tx_bytes,data_dir_bytes,read_ns";
 
@@ -56,7 +62,12 @@ public final class HostResourceSampler implements AutoCloseable {
 
         /** This JVM, the generator. */
         public static SampledProcess client() {
-            return new SampledProcess("client", ProcessHandle.current().pid(), null);
+            return new SampledProcess(CLIENT_ROLE, ProcessHandle.current().pid(), null);
+        }
+
+        /** The whole machine the generator runs on ({@link HostTotals}: all CPUs, memory in use, disks); pid 0. */
+        public static SampledProcess host() {
+            return new SampledProcess(HOST_ROLE, HOST_PID, null);
         }
     }
 
@@ -87,13 +98,14 @@ public final class HostResourceSampler implements AutoCloseable {
     }
 
     /**
-     * A run companion sampling the client and the processes {@code servers} names when the run
-     * starts into {@value #FILE_NAME} of the run directory.
+     * A run companion sampling the client, its host and the processes {@code servers} names when
+     * the run starts into {@value #FILE_NAME} of the run directory.
      */
     public static RunCompanion companion(Supplier<List<SampledProcess>> servers, Duration interval) {
         return runDirectory -> {
             List<SampledProcess> all = new ArrayList<>();
             all.add(SampledProcess.client());
+            all.add(SampledProcess.host());
             all.addAll(servers.get());
             return start(all, runDirectory.resolve(FILE_NAME), interval);
         };
@@ -135,7 +147,8 @@ public final class HostResourceSampler implements AutoCloseable {
         StringBuilder rows = new StringBuilder();
         for (SampledProcess p : processes) {
             long begin = System.nanoTime();
-            Optional<ProcessResources> r = ProcessResources.read(p.pid(), directories ? p.dataDirectory() : null);
+            Optional<ProcessResources> r = p.pid() == HOST_PID ? HostTotals.read()
+                    : ProcessResources.read(p.pid(), directories ? p.dataDirectory() : null);
             long cost = System.nanoTime() - begin;
             if (r.isEmpty()) {
                 missed++;

@@ -6,11 +6,14 @@ import io.queuelab.core.clock.ClockReferenceServer;
 import io.queuelab.core.inprocess.NoopBackend;
 import io.queuelab.core.log.Manifest;
 import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
 import io.queuelab.core.summary.RunSummary;
+import io.queuelab.core.telemetry.HostResourceSampler;
+import io.queuelab.core.telemetry.NodeTelemetry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +26,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -95,6 +100,72 @@ class DistributedRunTest {
         assertTrue(merged.selfCheck().failures().stream()
                         .anyMatch(f -> f.startsWith("phase main: scheduled gaps of all nodes together are not Exp(2000/s)")),
                 merged.selfCheck().failures()::toString);
+    }
+
+    @Test
+    void eachNodeSamplesItsOwnHostNodeZeroTheServerAndTheMergeMovesEverySampleByTheNodesOffset() throws Exception {
+        long offset = 5_000_000_000L; // the reference clock runs 5 s ahead of this machine's
+        Process server = new ProcessBuilder("sleep", "30").start(); // a local "server" process to sample
+        try (ClockReferenceServer reference = ClockReferenceServer.start(new InetSocketAddress("127.0.0.1", 0),
+                () -> ClockProbe.wallClockNanos() + offset)) {
+            InetSocketAddress address = new InetSocketAddress("127.0.0.1", reference.port());
+            Instant startAt = Instant.ofEpochSecond(0, ClockProbe.wallClockNanos() + offset).plusMillis(1500);
+            LoadPlan plan = new LoadPlan(List.of(Phase.open("main", Duration.ofSeconds(1), 400, false)),
+                    LoadPlan.Arrivals.POISSON, Duration.ZERO);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            List<Future<RunResult>> runs = new ArrayList<>();
+            List<Path> dirs = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                Path dir = tmp.resolve("telemetry-node-" + i);
+                dirs.add(dir);
+                RunConfig config = new RunConfig(plan.forNode(2), 2, 100_000, 64, RunConfig.nodeSeed(7, i), i, 2, startAt,
+                        Duration.ZERO, Duration.ofSeconds(5), dir, address);
+                RunCompanion companion = NodeTelemetry.companion(i, RunCompanion.NONE,
+                        () -> List.of(new HostResourceSampler.SampledProcess("server", server.pid(), null)), Duration.ofMillis(100));
+                runs.add(pool.submit(() -> LoadRun.execute(config, NoopBackend.sync(), Map.of(), null, companion)));
+            }
+            for (Future<RunResult> run : runs) {
+                run.get();
+            }
+            pool.shutdown();
+            RunMerge.Result merged = RunMerge.merge(dirs, tmp.resolve("telemetry-merged"));
+
+            Map<String, List<String[]>> byRole = rowsByRole(merged.directory().path());
+            assertEquals(Set.of("node0.client", "node0.host", "node1.client", "node1.host", "server"), byRole.keySet());
+            for (int i = 0; i < 2; i++) {
+                Map<String, List<String[]>> own = rowsByRole(dirs.get(i));
+                assertEquals(i == 0 ? Set.of("client", "host", "server") : Set.of("client", "host"), own.keySet(),
+                        "node 0 alone samples the server");
+                long bound = Manifest.read(dirs.get(i)).root().path("clock").path("start").path("uncertaintyNanos").asLong();
+                for (String role : List.of("client", "host")) {
+                    List<String[]> before = own.get(role), after = byRole.get("node" + i + "." + role);
+                    assertTrue(before.size() >= 5, () -> before.size() + " samples in a 1.5 s run at 100 ms");
+                    assertEquals(before.size(), after.size());
+                    for (int k = 0; k < before.size(); k++) {
+                        long shift = Long.parseLong(after.get(k)[0]) - Long.parseLong(before.get(k)[0]);
+                        // the measured offset is the known one within its bound, plus what the sample's wall clock and
+                        // the log's monotonic line (both read at the run's anchor) may drift apart in 2 s: 100 us
+                        assertTrue(Math.abs(shift - offset) <= bound + 100_000, "node " + i + " " + role + ": shifted by " + shift
+                                + ", the node's clock measurements " + Manifest.read(dirs.get(i)).root().path("clock"));
+                        assertEquals(before.get(k)[3], after.get(k)[3], "the counters are carried as they were");
+                    }
+                }
+            }
+            assertEquals(rowsByRole(dirs.get(0)).get("server").size(), byRole.get("server").size(), "the server once, node 0's");
+        } finally {
+            server.destroy();
+            server.waitFor();
+        }
+    }
+
+    private static Map<String, List<String[]>> rowsByRole(Path run) throws IOException {
+        Map<String, List<String[]>> rows = new TreeMap<>();
+        List<String> lines = Files.readAllLines(run.resolve(HostResourceSampler.FILE_NAME));
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            rows.computeIfAbsent(f[1], k -> new ArrayList<>()).add(f);
+        }
+        return rows;
     }
 
     private RunMerge.Result runTwoNodes(long seed0, long seed1, String name) throws Exception {

@@ -1,0 +1,97 @@
+package io.queuelab.core.merge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.telemetry.HostResourceSampler;
+import io.queuelab.core.telemetry.ResourceUse;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import static io.queuelab.core.merge.NodeRuns.ANCHOR;
+import static io.queuelab.core.merge.NodeRuns.SECOND;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Telemetry files of hand-built node runs with known clock offsets and drift, merged. */
+class TelemetryMergeTest {
+    @TempDir
+    Path tmp;
+
+    private Path node(int index, Consumer<NodeRuns> setup, String hostResources, Map<String, String> serverFiles) throws Exception {
+        NodeRuns n = new NodeRuns(index);
+        setup.accept(n);
+        Path dir = n.write(tmp.resolve("node-" + index));
+        Files.writeString(dir.resolve(HostResourceSampler.FILE_NAME), HostResourceSampler.HEADER + "\n" + hostResources);
+        for (Map.Entry<String, String> f : serverFiles.entrySet()) {
+            Files.writeString(dir.resolve(f.getKey()), f.getValue());
+        }
+        return dir;
+    }
+
+    private static String row(long epoch, String role, long pid, long cpu) {
+        return epoch + "," + role + "," + pid + "," + cpu + ",1000,,,5,6,,300\n";
+    }
+
+    @Test
+    void everyNodesSamplesMoveOntoTheReferenceTimeLineAndTheServerIsCarriedOnce() throws Exception {
+        // node 1's wall clock runs 3 s ahead of the reference and drifts 1 ms over the 1 s between its
+        // clock measurements; node 0's agrees with the reference
+        Path a = node(0, n -> n.offsetAtStart = 0L,
+                row(ANCHOR + SECOND / 10, "client", 11, 10) + row(ANCHOR + SECOND / 10, "host", 0, 20)
+                        + row(ANCHOR + SECOND / 10, "server", 99, 30) + row(ANCHOR + SECOND / 2, "client", 11, 40)
+                        + "18000000005000", // a torn last line: the node stopped mid-write
+                Map.of("server-status.csv", "epoch_ns,Innodb_buffer_pool_pages_dirty\n" + (ANCHOR + SECOND / 10) + ",7\n"));
+        Path b = node(1, n -> {
+            n.anchor = ANCHOR + 3 * SECOND;
+            n.offsetAtStart = -3 * SECOND;
+            n.offsetAtEnd = -3 * SECOND + 1_000_000;
+        }, row(ANCHOR + 3 * SECOND, "client", 22, 50) + row(ANCHOR + 3 * SECOND + SECOND / 2, "host", 0, 60)
+                        + row(ANCHOR + 3 * SECOND + SECOND / 2, "server", 98, 70),
+                // a node that sampled the server against the rule
+                Map.of("server-status.csv", "epoch_ns,Innodb_buffer_pool_pages_dirty\n" + (ANCHOR + 3 * SECOND) + ",8\n"));
+
+        RunMerge.Result result = RunMerge.merge(List.of(b, a), tmp.resolve("merged"));
+        Path merged = result.directory().path();
+
+        List<String> rows = Files.readAllLines(merged.resolve(HostResourceSampler.FILE_NAME));
+        assertEquals(HostResourceSampler.HEADER, rows.get(0));
+        assertEquals(List.of(
+                row(ANCHOR + SECOND / 10, "node0.client", 11, 10), row(ANCHOR + SECOND / 10, "node0.host", 0, 20),
+                row(ANCHOR + SECOND / 10, "server", 99, 30), row(ANCHOR + SECOND / 2, "node0.client", 11, 40),
+                // node log time 0: offset -3 s; log time 0.5 s: -3 s + 0.5 ms, as the records are moved
+                row(ANCHOR, "node1.client", 22, 50), row(ANCHOR + SECOND / 2 + 500_000, "node1.host", 0, 60)),
+                rows.subList(1, rows.size()).stream().map(r -> r + "\n").toList());
+        assertEquals("epoch_ns,Innodb_buffer_pool_pages_dirty\n" + (ANCHOR + SECOND / 10) + ",7\n",
+                Files.readString(merged.resolve("server-status.csv")), "node 0's server telemetry, once");
+
+        ResourceUse use = ResourceUse.read(merged).orElseThrow();
+        assertEquals(List.of("node0.client", "node0.host", "server", "node1.client", "node1.host"), List.copyOf(use.processes().keySet()));
+        assertArrayEquals(new long[] {ANCHOR + SECOND / 10, ANCHOR + SECOND / 2}, use.processes().get("node0.client").epochNanos());
+
+        JsonNode telemetry = result.directory().manifest().root().path("merge").path("telemetry");
+        assertEquals(0, telemetry.path("serverSampledBy").asInt(-1));
+        assertEquals("[\"host-resources.csv\",\"server-status.csv\"]", telemetry.path("files").toString());
+        assertEquals("[\"node 1: 1 server rows of host-resources.csv\",\"node 1: server-status.csv\"]",
+                telemetry.path("leftOut").toString());
+        JsonNode nodes = result.directory().manifest().root().path("merge").path("nodes");
+        assertEquals(3, nodes.path(0).path("telemetry").path("hostResourceRows").asLong());
+        assertEquals(2, nodes.path(1).path("telemetry").path("hostResourceRows").asLong());
+        assertTrue(nodes.path(0).path("telemetry").path("sampledServer").asBoolean());
+        assertFalse(nodes.path(1).path("telemetry").path("sampledServer").asBoolean());
+    }
+
+    @Test
+    void nodesWithoutTelemetryMergeWithoutTelemetryFiles() throws Exception {
+        NodeRuns n0 = new NodeRuns(0), n1 = new NodeRuns(1);
+        RunMerge.Result result = RunMerge.merge(List.of(n0.write(tmp.resolve("a")), n1.write(tmp.resolve("b"))), tmp.resolve("merged"));
+        assertFalse(Files.exists(result.directory().path().resolve(HostResourceSampler.FILE_NAME)));
+        assertEquals(0, result.directory().manifest().root().path("merge").path("telemetry").path("files").size());
+    }
+}
