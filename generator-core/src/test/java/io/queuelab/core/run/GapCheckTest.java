@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The self-check's test of the realized gaps ({@link SelfCheck#ksLimit}) both ways: its stated
@@ -83,12 +84,19 @@ class GapCheckTest {
         assertTrue(check.verdict().startsWith("the generator did not keep up"), check.verdict());
     }
 
-    /** The same rate, path and run length without the block: the gaps pass. */
+    /**
+     * The same rate, path and run length without the block: the gaps pass. When the machine itself
+     * held the dispatcher back (another process took the cores: its p99 delay beyond the 1 ms lag
+     * limit), the run was not healthy and a failed gap test is the right answer; the claim is
+     * then not testable on this run, and the test says so instead of passing or failing.
+     */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aDispatcherThatIsNotBlockedPassesItAtTheSameRate() throws Exception {
         SelfCheck check = run(NoopBackend.async(), "healthy");
         SelfCheck.PhaseCheck main = check.phases().get(0);
+        assumeTrue(main.clientDelayP99Nanos() < 1_000_000,
+                () -> "the machine held the dispatcher back (delay p99 " + main.clientDelayP99Nanos() / 1000 + " us): " + main);
         assertTrue(main.ksD() <= SelfCheck.ksLimit(main.ksSampleSize()), main::toString);
         assertTrue(check.failures().stream().noneMatch(f -> f.contains("KS D=")), check::verdict);
     }
