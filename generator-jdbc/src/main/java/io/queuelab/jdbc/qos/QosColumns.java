@@ -41,6 +41,21 @@ public final class QosColumns {
      */
     public static final List<String> COUNTING = List.of("ul_delay", "dl_delay", "ul_dupl", "dl_dupl");
 
+    private static final int[] COUNTING_IN_RESULTS = COUNTING.stream().mapToInt(RESULTS::indexOf).toArray();
+
+    /**
+     * Fills {@code results} (in {@link #RESULTS} order) with line {@code line} of a measurement:
+     * the counting columns = line, every other result uniform in [0, 1,000,000).
+     */
+    static void line(int[] results, int line, java.util.SplittableRandom random) {
+        for (int i = 0; i < results.length; i++) {
+            results[i] = random.nextInt(1_000_000);
+        }
+        for (int i : COUNTING_IN_RESULTS) {
+            results[i] = line;
+        }
+    }
+
     /** The SQL type of an identification column. */
     static String idType(String column) {
         return switch (column) {

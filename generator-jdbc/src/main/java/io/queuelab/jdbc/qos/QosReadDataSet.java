@@ -21,7 +21,6 @@ public record QosReadDataSet(double scale, long seed) {
     private static final int[][] GROUPS = {{1, 600_000}, {5, 86_400}, {50, 10_000}, {500, 1_000}};
     /** 2013-01-01T00:00:00Z in ms: the first run's start. */
     private static final long EPOCH_MS = 1_356_998_400_000L;
-    private static final int[] COUNTING_INDEX = QosColumns.COUNTING.stream().mapToInt(QosColumns.RESULTS::indexOf).toArray();
 
     public QosReadDataSet {
         if (!(scale > 0 && scale <= 1)) {
@@ -81,13 +80,7 @@ public record QosReadDataSet(double scale, long seed) {
 
         /** The next row's 48 results in {@link QosColumns#RESULTS} order (the array is reused). */
         public int[] next() {
-            int k = next++;
-            for (int i = 0; i < results.length; i++) {
-                results[i] = random.nextInt(1_000_000);
-            }
-            for (int i : COUNTING_INDEX) {
-                results[i] = k;
-            }
+            QosColumns.line(results, next++, random);
             return results;
         }
     }
