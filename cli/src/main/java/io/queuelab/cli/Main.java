@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
                 FitCommand.class,
                 LoadCommand.class,
                 MergeCommand.class,
+                QosWriteCommand.class,
                 ReadSpeedCommand.class,
                 ReportCommand.class,
                 RunCommand.class,
