@@ -19,6 +19,8 @@ import picocli.CommandLine.Command;
                 FitCommand.class,
                 LoadCommand.class,
                 MergeCommand.class,
+                QosReadCommand.class,
+                QosScoreCommand.class,
                 QosWriteCommand.class,
                 ReadSpeedCommand.class,
                 ReportCommand.class,
