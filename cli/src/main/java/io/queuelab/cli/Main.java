@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
                 FitCommand.class,
                 LoadCommand.class,
                 MergeCommand.class,
+                QosIngestCommand.class,
                 QosReadCommand.class,
                 QosScoreCommand.class,
                 QosWriteCommand.class,

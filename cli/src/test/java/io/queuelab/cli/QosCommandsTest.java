@@ -51,6 +51,15 @@ class QosCommandsTest {
         assertEquals(0, score.exitCode(), score.toString());
         assertTrue(score.out().contains("reading Q1 (Table 5.6)") && score.out().contains("reading Q3 (Table 5.6)")
                 && score.out().contains("total points"), score.out());
+
+        Path ingest = tmp.resolve("ingest");
+        CliTestSupport.Result e2e = CliTestSupport.run("qos-ingest", "--clients", "5", "--writers", "1", "--warmup", "0",
+                "--duration", "1s", "--embedded-dir", EMBEDDED_DIR, "--out", ingest.toString());
+        assertEquals(0, e2e.exitCode(), e2e.toString());
+        List<String> ingestCsv = Files.readAllLines(ingest.resolve("ingest.csv"));
+        assertEquals(2, ingestCsv.size(), ingestCsv.toString());
+        assertTrue(ingestCsv.get(1).startsWith("5,1,100.0,"), ingestCsv.toString());
+        assertTrue(ingestCsv.get(1).endsWith(",0"), "every line written: " + ingestCsv);
     }
 
     @Test
@@ -66,6 +75,8 @@ class QosCommandsTest {
                 {"qos-write", "--min-rounds", "5", "--max-rounds", "3"},
                 {"qos-write", "--max-error", "0"},
                 {"qos-read", "--queries", "Q9"},
+                {"qos-ingest", "--writers", "0"},
+                {"qos-ingest", "--schema", "7"},
                 {"qos-read", "--clients", "0"},
                 {"qos-score", "--write", tmp.resolve("none.csv").toString(), "--read", tmp.resolve("none.csv").toString()},
         });
