@@ -52,6 +52,18 @@ class QosReadBenchTest {
     }
 
     @Test
+    void theLoadLeavesStatisticsOfTheFullTablesSoSchema2JoinsByItsForeignKey() throws SQLException {
+        try (Connection c = TestDatabases.embedded().connect(0); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("EXPLAIN " + seedCase("Q2.2", false, true).sql(QosSchema.TWO))) {
+            StringBuilder plan = new StringBuilder();
+            while (r.next()) {
+                plan.append(r.getString("table")).append(':').append(r.getString("type")).append(':').append(r.getString("Extra")).append(' ');
+            }
+            assertTrue(!plan.toString().contains("join buffer"), "a block-nested-loop scan of averageStats: " + plan);
+        }
+    }
+
+    @Test
     void everySeedCasePreparesOnEverySchemaItAppliesTo() throws SQLException {
         List<QosReadCase> cases = QosReadCase.seedCases();
         assertEquals(4 + 4 + 4 + 16 + 5 + 7, cases.size());
