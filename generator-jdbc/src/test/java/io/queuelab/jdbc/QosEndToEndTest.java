@@ -23,12 +23,6 @@ class QosEndToEndTest {
     @TempDir
     Path dir;
 
-    private static long scalar(String sql) throws SQLException {
-        try (Connection c = TestDatabases.embedded().connect(0); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            r.next();
-            return r.getLong(1);
-        }
-    }
 
     @Test
     void clientsLinesAreWrittenIntoTheirMeasurementsAndAccountedInTheWindow() throws Exception {
@@ -47,12 +41,12 @@ class QosEndToEndTest {
         }
         // constant rate: 100/s x 2.5 s, each phase's schedule starting one gap after its start
         assertEquals(250, ok, 2);
-        assertEquals(ok, scalar("SELECT COUNT(*) FROM qosw2_averageStats"));
-        assertEquals(5, scalar("SELECT COUNT(*) FROM qosw2_measurementsId"));
+        assertEquals(ok, QosTestSql.scalar("SELECT COUNT(*) FROM qosw2_averageStats"));
+        assertEquals(5, QosTestSql.scalar("SELECT COUNT(*) FROM qosw2_measurementsId"));
         // line n belongs to client n mod 5 as its line n / 5: each measurement holds its lines 0, 1, ... once, without gaps
-        assertEquals(5, scalar("SELECT COUNT(*) FROM (SELECT measurement_id FROM qosw2_averageStats GROUP BY measurement_id"
+        assertEquals(5, QosTestSql.scalar("SELECT COUNT(*) FROM (SELECT measurement_id FROM qosw2_averageStats GROUP BY measurement_id"
                 + " HAVING COUNT(*) = MAX(ul_delay) + 1 AND COUNT(DISTINCT ul_delay) = COUNT(*) AND MIN(ul_delay) = 0) m"));
-        assertTrue(scalar("SELECT MAX(n) - MIN(n) FROM (SELECT COUNT(*) n FROM qosw2_averageStats GROUP BY measurement_id) m") <= 1);
+        assertTrue(QosTestSql.scalar("SELECT MAX(n) - MIN(n) FROM (SELECT COUNT(*) n FROM qosw2_averageStats GROUP BY measurement_id) m") <= 1);
         // the written rate in the window is the offered one (the writers kept up), give or take the window's edges
         assertEquals(100, r.writtenPerSecond(), 5);
         assertTrue(r.backlogSeconds() >= 0 && r.backlogSeconds() < 5, "backlog " + r.backlogSeconds() + " s");

@@ -35,59 +35,53 @@ class QosLoaderTest {
         }
     }
 
-    private static long scalar(String sql) throws SQLException {
-        try (Connection c = TestDatabases.embedded().connect(0); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            r.next();
-            return r.getLong(1);
-        }
-    }
 
     @Test
     void table43ScaledHas556RunsAndTheCountingColumnsSelectRowsPerRun() throws SQLException {
         // 1 x 1,200 + 5 x 173 + 50 x 20 + 500 x 2 at scale 0.002
         assertEquals(556, DATA.runs().size());
         assertEquals(1_200 + 5 * 173 + 50 * 20 + 500 * 2, DATA.totalRows());
-        assertEquals(DATA.totalRows(), scalar("SELECT COUNT(*) FROM qos1_results"));
-        assertEquals(DATA.totalRows(), scalar("SELECT COUNT(*) FROM qos2_averageStats"));
-        assertEquals(DATA.totalRows(), scalar("SELECT COUNT(*) FROM qos3_mainStats"));
-        assertEquals(DATA.totalRows(), scalar("SELECT COUNT(*) FROM qos3_secondaryStats"));
-        assertEquals(556, scalar("SELECT COUNT(*) FROM qos2_measurementsId"));
-        assertEquals(556, scalar("SELECT COUNT(*) FROM qos3_measurementsId"));
+        assertEquals(DATA.totalRows(), QosTestSql.scalar("SELECT COUNT(*) FROM qos1_results"));
+        assertEquals(DATA.totalRows(), QosTestSql.scalar("SELECT COUNT(*) FROM qos2_averageStats"));
+        assertEquals(DATA.totalRows(), QosTestSql.scalar("SELECT COUNT(*) FROM qos3_mainStats"));
+        assertEquals(DATA.totalRows(), QosTestSql.scalar("SELECT COUNT(*) FROM qos3_secondaryStats"));
+        assertEquals(556, QosTestSql.scalar("SELECT COUNT(*) FROM qos2_measurementsId"));
+        assertEquals(556, QosTestSql.scalar("SELECT COUNT(*) FROM qos3_measurementsId"));
         // the seed's Q2 case 1 (ul_delay < 1): one row per run; Q1 case 4 (customer_id = 1): the long run
-        assertEquals(556, scalar("SELECT COUNT(*) FROM qos1_results WHERE ul_delay < 1"));
-        assertEquals(556, scalar("SELECT COUNT(*) FROM qos3_secondaryStats WHERE ul_dupl < 1"));
-        assertEquals(1_200, scalar("SELECT COUNT(*) FROM qos1_results WHERE customer_id = 1"));
-        assertEquals(2, scalar("SELECT COUNT(*) FROM qos2_averageStats a JOIN qos2_measurementsId m USING (measurement_id) WHERE m.customer_id = 60"));
+        assertEquals(556, QosTestSql.scalar("SELECT COUNT(*) FROM qos1_results WHERE ul_delay < 1"));
+        assertEquals(556, QosTestSql.scalar("SELECT COUNT(*) FROM qos3_secondaryStats WHERE ul_dupl < 1"));
+        assertEquals(1_200, QosTestSql.scalar("SELECT COUNT(*) FROM qos1_results WHERE customer_id = 1"));
+        assertEquals(2, QosTestSql.scalar("SELECT COUNT(*) FROM qos2_averageStats a JOIN qos2_measurementsId m USING (measurement_id) WHERE m.customer_id = 60"));
         // row 19 exists in runs 1-56 (at least 20 rows), row 172 in runs 1-6 (at least 173)
-        assertEquals(56, scalar("SELECT COUNT(*) FROM qos1_results WHERE ul_delay = 19"));
-        assertEquals(6, scalar("SELECT COUNT(*) FROM qos3_mainStats WHERE dl_delay = 172"));
+        assertEquals(56, QosTestSql.scalar("SELECT COUNT(*) FROM qos1_results WHERE ul_delay = 19"));
+        assertEquals(6, QosTestSql.scalar("SELECT COUNT(*) FROM qos3_mainStats WHERE dl_delay = 172"));
     }
 
     @Test
     void everySchemaHoldsTheSameValues() throws SQLException {
-        long one = scalar("SELECT SUM(ul_jitter) + SUM(dl_mos) + SUM(customer_id * ul_reorder) FROM qos1_results");
-        long two = scalar("SELECT SUM(ul_jitter) + SUM(dl_mos) + SUM(m.customer_id * ul_reorder) FROM qos2_averageStats a"
+        long one = QosTestSql.scalar("SELECT SUM(ul_jitter) + SUM(dl_mos) + SUM(customer_id * ul_reorder) FROM qos1_results");
+        long two = QosTestSql.scalar("SELECT SUM(ul_jitter) + SUM(dl_mos) + SUM(m.customer_id * ul_reorder) FROM qos2_averageStats a"
                 + " JOIN qos2_measurementsId m USING (measurement_id)");
-        long three = scalar("SELECT SUM(a.ul_jitter) + SUM(b.dl_mos) + SUM(m.customer_id * b.ul_reorder) FROM qos3_mainStats a"
+        long three = QosTestSql.scalar("SELECT SUM(a.ul_jitter) + SUM(b.dl_mos) + SUM(m.customer_id * b.ul_reorder) FROM qos3_mainStats a"
                 + " JOIN qos3_secondaryStats b USING (result_id) JOIN qos3_measurementsId m ON m.measurement_id = a.measurement_id");
         assertEquals(one, two);
         assertEquals(one, three);
-        assertEquals(scalar("SELECT SUM(probe_id + primary_port + start_time) FROM qos1_results WHERE ul_delay = 0"),
-                scalar("SELECT SUM(probe_id + primary_port + start_time) FROM qos3_measurementsId"));
+        assertEquals(QosTestSql.scalar("SELECT SUM(probe_id + primary_port + start_time) FROM qos1_results WHERE ul_delay = 0"),
+                QosTestSql.scalar("SELECT SUM(probe_id + primary_port + start_time) FROM qos3_measurementsId"));
     }
 
     @Test
     void theLoadIsDeterministicInItsSeed() throws SQLException {
         String checksum = "SELECT SUM(ul_jitter * 7 + dl_throughput) FROM qos2_averageStats";
-        long before = scalar(checksum);
+        long before = QosTestSql.scalar(checksum);
         QosLoader loader = new QosLoader(TestDatabases.embedded());
         loader.load(QosSchema.TWO, DATA);
-        assertEquals(before, scalar(checksum));
+        assertEquals(before, QosTestSql.scalar(checksum));
         loader.load(QosSchema.TWO, new QosReadDataSet(DATA.scale(), 6));
-        assertNotEquals(before, scalar(checksum));
+        assertNotEquals(before, QosTestSql.scalar(checksum));
         loader.load(QosSchema.TWO, DATA);
-        assertEquals(before, scalar(checksum));
-        assertTrue(scalar("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE()"
+        assertEquals(before, QosTestSql.scalar(checksum));
+        assertTrue(QosTestSql.scalar("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE()"
                 + " AND table_name LIKE 'qos%\\_\\_loading%'") == 0, "no scratch table left");
     }
 

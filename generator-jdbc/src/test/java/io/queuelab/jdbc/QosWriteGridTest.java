@@ -26,12 +26,6 @@ class QosWriteGridTest {
     @TempDir
     Path dir;
 
-    private static long scalar(String sql) throws SQLException {
-        try (Connection c = TestDatabases.embedded().connect(0); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            r.next();
-            return r.getLong(1);
-        }
-    }
 
     @Test
     void theSeedsStandardErrorDividesTheDeviationByN() {
@@ -53,14 +47,14 @@ class QosWriteGridTest {
             assertTrue(r.meanSeconds() > 0 && r.linesPerSecond() > 0, r.toString());
         }
         // each cell's tables hold exactly its rounds' lines (fresh tables per cell)
-        assertEquals(2 * 2 * 3, scalar("SELECT COUNT(*) FROM qosw1_results"));
-        assertEquals(2 * 2 * 3, scalar("SELECT COUNT(*) FROM qosw2_averageStats"));
-        assertEquals(2 * 2, scalar("SELECT COUNT(*) FROM qosw2_measurementsId WHERE end_time > start_time"));
-        assertEquals(2 * 3 * 4, scalar("SELECT COUNT(*) FROM qosw3_mainStats m JOIN qosw3_secondaryStats s USING (result_id)"
+        assertEquals(2 * 2 * 3, QosTestSql.scalar("SELECT COUNT(*) FROM qosw1_results"));
+        assertEquals(2 * 2 * 3, QosTestSql.scalar("SELECT COUNT(*) FROM qosw2_averageStats"));
+        assertEquals(2 * 2, QosTestSql.scalar("SELECT COUNT(*) FROM qosw2_measurementsId WHERE end_time > start_time"));
+        assertEquals(2 * 3 * 4, QosTestSql.scalar("SELECT COUNT(*) FROM qosw3_mainStats m JOIN qosw3_secondaryStats s USING (result_id)"
                 + " WHERE m.measurement_id = s.measurement_id AND m.ul_delay = s.ul_dupl"));
-        assertEquals(2 * 3, scalar("SELECT COUNT(*) FROM qosw3_measurementsId WHERE end_time > start_time"));
+        assertEquals(2 * 3, QosTestSql.scalar("SELECT COUNT(*) FROM qosw3_measurementsId WHERE end_time > start_time"));
         // every client wrote lines 0..3 of its own measurement
-        assertEquals(2 * 3, scalar("SELECT COUNT(*) FROM (SELECT measurement_id FROM qosw3_mainStats GROUP BY measurement_id"
+        assertEquals(2 * 3, QosTestSql.scalar("SELECT COUNT(*) FROM (SELECT measurement_id FROM qosw3_mainStats GROUP BY measurement_id"
                 + " HAVING COUNT(*) = 4 AND MIN(ul_delay) = 0 AND MAX(ul_delay) = 3) c"));
         RunDirectory round = RunDirectory.open(dir.resolve("schema3-c3-r4").resolve("round-02"));
         long ok = 0;
