@@ -84,19 +84,26 @@ public final class QosIngestCommand implements Callable<Integer> {
         OutputPath.requireCreatable(dir, "output directory");
         PrintWriter w = spec.commandLine().getOut();
         List<QosEndToEnd.Result> results = new ArrayList<>();
-        try (JdbcEnvironment db = connection.open()) {
-            QosEndToEnd test = new QosEndToEnd(db.target(), chosen, linesPerClient, warmup, duration, drain);
+        boolean interrupted;
+        int exitCode;
+        try (JdbcEnvironment db = connection.open(); RunSignals signals = RunSignals.install(new PrintWriter(System.err, true))) {
+            QosEndToEnd test = new QosEndToEnd(db.target(), chosen, linesPerClient, warmup, duration, drain, signals.stop());
             Files.createDirectories(dir);
             w.println(QosEndToEnd.Result.header());
             w.flush();
             for (int writerCount : writers) {
                 for (int c : clients) {
                     QosEndToEnd.Result r = test.run(c, writerCount, dir.resolve("c" + c + "-w" + writerCount), seed);
+                    if (r == null) {
+                        break;
+                    }
                     results.add(r);
                     w.println(r.line());
                     w.flush();
                 }
             }
+            interrupted = signals.interrupted();
+            exitCode = signals.exitCode();
         }
         StringBuilder table = new StringBuilder(QosEndToEnd.Result.header()).append('\n');
         StringBuilder csv = new StringBuilder("clients,writers,offered_per_second,written_per_second,backlog_seconds,max_wait_seconds,unwritten\n");
@@ -109,6 +116,9 @@ public final class QosIngestCommand implements Callable<Integer> {
         Files.writeString(dir.resolve("ingest.csv"), csv);
         w.println("wrote " + dir.resolve("ingest.csv") + " and ingest.txt");
         w.flush();
+        if (interrupted) {
+            throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " points completed before the interruption");
+        }
         return 0;
     }
 }

@@ -65,16 +65,23 @@ public final class QosReadCommand implements Callable<Integer> {
         OutputPath.requireCreatable(dir, "output directory");
         PrintWriter w = spec.commandLine().getOut();
         List<QosReadBench.CellResult> results = new ArrayList<>();
-        try (JdbcEnvironment db = connection.open();
-             QosReadBench bench = new QosReadBench(db.target(), dir, limit, (long) queryCacheMb << 20, 1)) {
+        boolean interrupted;
+        int exitCode;
+        try (JdbcEnvironment db = connection.open(); RunSignals signals = RunSignals.install(new PrintWriter(System.err, true));
+             QosReadBench bench = new QosReadBench(db.target(), dir, limit, (long) queryCacheMb << 20, 1, signals.stop())) {
             Files.createDirectories(dir);
             for (QosReadBench.Cell cell : cells) {
                 QosReadBench.CellResult r = bench.run(cell);
+                if (r == null) {
+                    break;
+                }
                 results.add(r);
                 w.printf(Locale.ROOT, "%-8s schema %d, %2d clients: %8d rows, %.4f s per client%n", cell.readCase().name(),
                         cell.schema().number(), cell.clients(), r.rows(), r.secondsPerClient());
                 w.flush();
             }
+            interrupted = signals.interrupted();
+            exitCode = signals.exitCode();
         }
         Files.writeString(dir.resolve("reads.csv"), QosReadBench.csv(results));
         String table = table(results);
@@ -82,6 +89,10 @@ public final class QosReadCommand implements Callable<Integer> {
         w.print(table);
         w.println("wrote " + dir.resolve("reads.csv") + " and reads.txt");
         w.flush();
+        if (interrupted) {
+            throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " of " + cells.size()
+                    + " measurements completed before the interruption");
+        }
         return 0;
     }
 

@@ -87,7 +87,9 @@ public final class QosWriteCommand implements Callable<Integer> {
         OutputPath.requireCreatable(dir, "output directory");
         PrintWriter w = spec.commandLine().getOut();
         List<QosWriteGrid.CellResult> results;
-        try (JdbcEnvironment db = connection.open()) {
+        boolean interrupted;
+        int exitCode;
+        try (JdbcEnvironment db = connection.open(); RunSignals signals = RunSignals.install(new PrintWriter(System.err, true))) {
             Files.createDirectories(dir);
             PrintStream progress = new PrintStream(new java.io.OutputStream() {
                 @Override
@@ -98,17 +100,23 @@ public final class QosWriteCommand implements Callable<Integer> {
                     }
                 }
             }, true, StandardCharsets.UTF_8);
-            results = new QosWriteGrid(db.target(), rules, dir, seed, progress).run(cells);
+            results = new QosWriteGrid(db.target(), rules, dir, seed, progress, signals.stop()).run(cells);
+            interrupted = signals.interrupted();
+            exitCode = signals.exitCode();
         }
         QosWriteGrid.writeCsv(dir.resolve("grid.csv"), results);
         String table = table(results);
         Files.writeString(dir.resolve("grid.txt"), table);
-        for (int s : schemas.stream().distinct().toList()) {
+        for (int s : results.stream().map(r -> r.cell().schema().number()).distinct().toList()) {
             chart(QosSchema.of(s), results, dir.resolve("grid-schema" + s + ".png"));
         }
         w.print(table);
         w.println("wrote " + dir.resolve("grid.csv") + ", grid.txt and grid-schema<n>.png");
         w.flush();
+        if (interrupted) {
+            throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " of " + cells.size()
+                    + " cells completed before the interruption");
+        }
         return 0;
     }
 

@@ -3,11 +3,14 @@ package io.queuelab.jdbc;
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.run.RunStop;
 import io.queuelab.jdbc.qos.QosSchema;
 import io.queuelab.jdbc.qos.QosWriteGrid;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -70,6 +73,25 @@ class QosWriteGridTest {
         Path csv = dir.resolve("grid.csv");
         QosWriteGrid.writeCsv(csv, results);
         assertEquals(4, Files.readAllLines(csv).size());
+    }
+
+    @Test
+    void aStopRequestEndsTheGridAndKeepsTheCellsCompletedBefore() throws Exception {
+        RunStop stop = new RunStop();
+        // the progress line of the first finished cell asks the grid to stop
+        PrintStream progress = new PrintStream(new OutputStream() {
+            @Override
+            public void write(int b) {
+                stop.request("test");
+            }
+        });
+        QosWriteGrid grid = new QosWriteGrid(TestDatabases.embedded(), new QosWriteGrid.Rules(2, 2, 10.0, Duration.ofSeconds(60)),
+                dir, 5, progress, stop);
+        List<QosWriteGrid.CellResult> done = grid.run(List.of(new QosWriteGrid.Cell(QosSchema.ONE, 1, 2),
+                new QosWriteGrid.Cell(QosSchema.ONE, 2, 2), new QosWriteGrid.Cell(QosSchema.TWO, 1, 2)));
+        assertEquals(1, done.size());
+        assertEquals(1, done.get(0).cell().clients());
+        assertFalse(Files.exists(dir.resolve("schema1-c2-r2")), "no round of a cell after the stop");
     }
 
     @Test

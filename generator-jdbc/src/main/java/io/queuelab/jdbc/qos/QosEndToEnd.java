@@ -4,8 +4,10 @@ import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
+import io.queuelab.core.run.RunStop;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
 import io.queuelab.jdbc.JdbcTarget;
@@ -24,7 +26,8 @@ import java.util.Map;
  * stopped the last line was written (the seed's buffer length), and the longest wait of a line.
  *
  * <p>Guarantees: each run is a complete run directory with every line logged; lines still unwritten
- * when the drain timeout ran out are counted, never dropped silently.
+ * when the drain timeout ran out are counted, never dropped silently. A {@link RunStop} request ends
+ * the point in progress as a run's interruption does ({@link #run} then returns null).
  */
 public final class QosEndToEnd {
     /** One measured point. */
@@ -47,8 +50,16 @@ public final class QosEndToEnd {
     private final Duration warmup;
     private final Duration window;
     private final Duration drain;
+    private final RunStop stop;
 
     public QosEndToEnd(JdbcTarget target, QosSchema schema, double linesPerClient, Duration warmup, Duration window, Duration drain) {
+        this(target, schema, linesPerClient, warmup, window, drain, new RunStop());
+    }
+
+    /** As above; {@code stop} ends the test early. */
+    public QosEndToEnd(JdbcTarget target, QosSchema schema, double linesPerClient, Duration warmup, Duration window, Duration drain,
+                       RunStop stop) {
+        this.stop = stop;
         if (!(linesPerClient > 0)) {
             throw new IllegalArgumentException("lines per client and second must be positive: " + linesPerClient);
         }
@@ -60,8 +71,11 @@ public final class QosEndToEnd {
         this.drain = drain;
     }
 
-    /** One point on fresh tables, leaving the run in {@code dir}. */
+    /** One point on fresh tables, leaving the run in {@code dir}; null after a stop request. */
     public Result run(int clients, int writers, Path dir, long seed) throws Exception {
+        if (stop.requested()) {
+            return null;
+        }
         QosWriteBackend.createTables(target, schema, QosWriteBackend.WRITE_BASE);
         double rate = clients * linesPerClient;
         List<Phase> phases = warmup.isZero() ? List.of(Phase.open("main", window, rate, false))
@@ -71,7 +85,10 @@ public final class QosEndToEnd {
         RunResult result;
         try (QosIngestBackend backend = QosIngestBackend.open(target, schema, QosWriteBackend.WRITE_BASE, clients, seed)) {
             result = LoadRun.execute(config, backend, Map.of("workload", "qos-ingest", "schema", schema.number(),
-                    "clients", clients, "writers", writers, "linesPerClientPerSecond", linesPerClient), null);
+                    "clients", clients, "writers", writers, "linesPerClientPerSecond", linesPerClient), null, RunCompanion.NONE, stop);
+        }
+        if (stop.requested()) {
+            return null; // interrupted: the run's manifest says so
         }
         RunDirectory run = result.directory();
         long start = run.manifest().root().path("start").path("scheduleStartNanos").asLong();

@@ -3,8 +3,10 @@ package io.queuelab.jdbc.qos;
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
+import io.queuelab.core.run.RunStop;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
 import io.queuelab.jdbc.JdbcBackend;
@@ -35,6 +37,7 @@ import java.util.Map;
  *
  * <p>Guarantees: a cell is reported only when every client got its complete result (otherwise
  * the bench fails, naming the run directory); rows are the result's size, counted by the server.
+ * A {@link RunStop} request ends the measurement in progress ({@link #run} then returns null).
  */
 public final class QosReadBench implements AutoCloseable {
     /** One measurement: a case on a schema with N clients. */
@@ -55,12 +58,20 @@ public final class QosReadBench implements AutoCloseable {
     private final long queryCacheBytes;
     private final String originalCacheType;
     private final long originalCacheSize;
+    private final RunStop stop;
 
     /**
      * @param queryCacheBytes query_cache_size for the cases with the cache on
      * @param limit           a run (and a query) that takes longer fails the bench
      */
     public QosReadBench(JdbcTarget target, Path out, Duration limit, long queryCacheBytes, long seed) throws SQLException {
+        this(target, out, limit, queryCacheBytes, seed, new RunStop());
+    }
+
+    /** As above; {@code stop} ends the bench early. */
+    public QosReadBench(JdbcTarget target, Path out, Duration limit, long queryCacheBytes, long seed, RunStop stop)
+            throws SQLException {
+        this.stop = stop;
         this.target = target;
         this.out = out;
         this.limit = limit;
@@ -77,8 +88,11 @@ public final class QosReadBench implements AutoCloseable {
         }
     }
 
-    /** Measures one cell, leaving {@code <out>/<case>-schema<n>-c<N>/}. */
+    /** Measures one cell, leaving {@code <out>/<case>-schema<n>-c<N>/}; null after a stop request. */
     public CellResult run(Cell cell) throws Exception {
+        if (stop.requested()) {
+            return null;
+        }
         String sql = cell.readCase().sql(cell.schema());
         long rows;
         try (Connection c = target.connect(Math.toIntExact(limit.toMillis())); Statement s = c.createStatement()) {
@@ -104,7 +118,10 @@ public final class QosReadBench implements AutoCloseable {
         RunResult result;
         try (JdbcBackend backend = JdbcBackend.open(target, workload, limit)) {
             result = LoadRun.execute(config, backend, Map.of("workload", "qos-read", "case", cell.readCase().name(),
-                    "schema", cell.schema().number(), "clients", cell.clients(), "sql", sql), null);
+                    "schema", cell.schema().number(), "clients", cell.clients(), "sql", sql), null, RunCompanion.NONE, stop);
+        }
+        if (stop.requested()) {
+            return null; // interrupted: the run's manifest says so
         }
         if (result.totals().ok() != cell.clients()) {
             throw new IllegalStateException(dir + ": " + result.totals().ok() + " of " + cell.clients() + " clients got their result");

@@ -2,8 +2,10 @@ package io.queuelab.jdbc.qos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
+import io.queuelab.core.run.RunStop;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
 import io.queuelab.jdbc.JdbcTarget;
@@ -32,7 +34,8 @@ import java.util.Map;
  * <p>Guarantees: a cell is reported only from rounds in which every line was written: a round
  * with a failed line, or one that hit its time limit, fails the grid with the round's directory
  * named; a cell that reaches {@code maxRounds} without meeting the limit is reported as not
- * converged, never as converged.
+ * converged, never as converged. A {@link RunStop} request ends the grid with the round in progress
+ * (its directory says it was interrupted): {@link #run(List)} returns the cells completed before.
  */
 public final class QosWriteGrid {
     /** One cell of the grid. */
@@ -87,8 +90,15 @@ public final class QosWriteGrid {
     private final Path out;
     private final PrintStream progress;
     private final long seed;
+    private final RunStop stop;
 
     public QosWriteGrid(JdbcTarget target, Rules rules, Path out, long seed, PrintStream progress) {
+        this(target, rules, out, seed, progress, new RunStop());
+    }
+
+    /** As above; {@code stop} ends the grid early. */
+    public QosWriteGrid(JdbcTarget target, Rules rules, Path out, long seed, PrintStream progress, RunStop stop) {
+        this.stop = stop;
         this.target = target;
         this.rules = rules;
         this.out = out;
@@ -107,22 +117,33 @@ public final class QosWriteGrid {
         return Math.sqrt(squares / n) / Math.sqrt(n) / mean;
     }
 
-    /** Measures every cell in order, leaving {@code <out>/<cell>/round-NN/} run directories. */
+    /**
+     * Measures every cell in order, leaving {@code <out>/<cell>/round-NN/} run directories; after a
+     * stop request, the cells completed before it.
+     */
     public List<CellResult> run(List<Cell> cells) throws Exception {
         List<CellResult> results = new ArrayList<>();
         for (Cell cell : cells) {
-            results.add(run(cell));
+            CellResult r = stop.requested() ? null : run(cell);
+            if (r == null) {
+                break;
+            }
+            results.add(r);
         }
         return results;
     }
 
-    /** Measures one cell on fresh tables. */
+    /** Measures one cell on fresh tables; null when a stop request ended it. */
     public CellResult run(Cell cell) throws Exception {
         QosWriteBackend.createTables(target, cell.schema(), QosWriteBackend.WRITE_BASE);
         List<Double> cycles = new ArrayList<>();
         double error = Double.POSITIVE_INFINITY;
         for (int round = 1; round <= rules.maxRounds(); round++) {
-            cycles.add(round(cell, round));
+            double cycle = round(cell, round);
+            if (Double.isNaN(cycle)) {
+                return null;
+            }
+            cycles.add(cycle);
             if (cycles.size() >= rules.minRounds()) {
                 error = relativeStandardError(cycles);
                 if (error < rules.maxRelativeError()) {
@@ -140,6 +161,7 @@ public final class QosWriteGrid {
         return r;
     }
 
+    /** The round's cycle time, or NaN when a stop request ended it. */
     private double round(Cell cell, int round) throws Exception {
         Path dir = out.resolve(cell.directoryName()).resolve(String.format(Locale.ROOT, "round-%02d", round));
         Files.createDirectories(dir.getParent());
@@ -151,7 +173,10 @@ public final class QosWriteGrid {
         try (QosWriteBackend backend = QosWriteBackend.open(target, cell.schema(), QosWriteBackend.WRITE_BASE,
                 cell.rowsPerClient(), 1 + (round - 1) * cell.clients())) {
             result = LoadRun.execute(config, backend, Map.of("workload", "qos-write", "schema", cell.schema().number(),
-                    "clients", cell.clients(), "rowsPerClient", cell.rowsPerClient(), "round", round), null);
+                    "clients", cell.clients(), "rowsPerClient", cell.rowsPerClient(), "round", round), null, RunCompanion.NONE, stop);
+        }
+        if (stop.requested()) {
+            return Double.NaN; // interrupted: the round's manifest says so
         }
         JsonNode end = result.directory().manifest().root().path("end");
         if (result.totals().ok() != cell.lines() || !end.path("allJobsDone").asBoolean(false)) {
