@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
 
 /** {@code queuelab load}: creates and fills a benchmark relation on the embedded or a given server. */
 @Command(name = "load", mixinStandardHelpOptions = true,
-        description = {"Create and fill a benchmark relation (the scalable Wisconsin relation of seeds 001/004).",
+        description = {"Create and fill a benchmark relation: the scalable Wisconsin relation of seeds 001/004 (wisc),"
+                + " or seed 000's QoS measurement data in its three schemas (qos: --schema, --scale).",
                 "The table is filled under a scratch name and renamed into place when complete; an existing table of the name is replaced."})
 public final class LoadCommand implements Callable<Integer> {
 
@@ -24,11 +25,14 @@ public final class LoadCommand implements Callable<Integer> {
     @Mixin
     JdbcConnectionOptions connection = new JdbcConnectionOptions();
 
-    @Option(names = "--relation", paramLabel = "wisc", description = "The relation to load: wisc (the default and, so far, the only one).")
+    @Option(names = "--relation", paramLabel = "wisc|qos", description = "The relation to load: wisc (default) or qos (seed 000).")
     String relation = "wisc";
 
-    @Option(names = "--tuples", required = true, paramLabel = "N", description = "Number of tuples (1 to 2147483647).")
-    long tuples;
+    @Option(names = "--tuples", paramLabel = "N", description = "wisc: number of tuples (1 to 2147483647), required.")
+    Long tuples;
+
+    @Mixin
+    QosLoadOptions qos = new QosLoadOptions();
 
     @Option(names = "--engine", paramLabel = "InnoDB|MyISAM", description = "Storage engine (default InnoDB).")
     String engine = "InnoDB";
@@ -45,14 +49,28 @@ public final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (relation.equals("qos")) {
+            if (tuples != null || table != null || !engine.equals("InnoDB") || !method.equals("auto")) {
+                throw new IllegalArgumentException("--tuples, --table, --engine and --method apply to --relation wisc;"
+                        + " qos takes --schema and --scale");
+            }
+            qos.load(connection, seed, spec.commandLine().getOut());
+            return 0;
+        }
         if (!relation.equals("wisc")) {
-            throw new IllegalArgumentException("unknown relation '" + relation + "' (expected wisc)");
+            throw new IllegalArgumentException("unknown relation '" + relation + "' (expected wisc or qos)");
+        }
+        if (qos.given()) {
+            throw new IllegalArgumentException("--schema and --scale apply to --relation qos");
+        }
+        if (tuples == null) {
+            throw new IllegalArgumentException("--relation wisc needs --tuples N");
         }
         if (tuples < 1 || tuples > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("--tuples must be between 1 and " + Integer.MAX_VALUE + ": " + tuples);
         }
         WisconsinRelation.Engine storage = WisconsinRelation.Engine.parse(engine);
-        WisconsinRelation wisc = new WisconsinRelation(table == null ? WisconsinRelation.DEFAULT_TABLE : table, (int) tuples, seed);
+        WisconsinRelation wisc = new WisconsinRelation(table == null ? WisconsinRelation.DEFAULT_TABLE : table, tuples.intValue(), seed);
         WisconsinLoader.Method chosen = switch (method.toLowerCase(Locale.ROOT)) {
             case "auto" -> null;
             case "infile" -> WisconsinLoader.Method.LOCAL_INFILE;

@@ -132,7 +132,7 @@ public final class JdbcTarget {
         return "cannot connect to the " + where + ": " + firstLine(e.getMessage());
     }
 
-    static String firstLine(String message) {
+    public static String firstLine(String message) {
         if (message == null) {
             return "";
         }

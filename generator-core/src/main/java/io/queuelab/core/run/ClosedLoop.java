@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -21,6 +22,10 @@ import java.util.function.BooleanSupplier;
  * (after an exponential think time, if the plan has one); a phase sets how many jobs are active.
  * Synchronous backends: one worker thread per job. Asynchronous backends: one dispatcher keeps
  * N requests in flight.
+ *
+ * <p>A plan with finite work ({@link LoadPlan#requestsPerJob()}) gives each job that many requests;
+ * a job that has had its last one completed leaves, and {@link #allJobsLeft()} tells when none is
+ * left, {@link #lastLeft()} at which instant.
  *
  * <p>Guarantees: every request a job issues is counted here ({@link #issued()}), independently of
  * the log, and handed to the pipeline, which logs it exactly once; a stop request ends the jobs
@@ -36,6 +41,9 @@ final class ClosedLoop {
     private final RunClock clock;
     private final BooleanSupplier stopRequested;
     private final AtomicLong issued = new AtomicLong();
+    private final AtomicLong lastLeft = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicInteger jobsLeft = new AtomicInteger();
+    private volatile int jobs = -1;
 
     ClosedLoop(LoadPlan plan, PhaseTimes times, OperationMix mix, RequestPipeline pipeline, BooleanSupplier stopRequested) {
         this.plan = plan;
@@ -51,12 +59,23 @@ final class ClosedLoop {
         return issued.get();
     }
 
+    /** Whether every job of a plan with finite work has done it and left. */
+    boolean allJobsLeft() {
+        return jobs >= 0 && jobsLeft.get() >= jobs;
+    }
+
+    /** The run-clock instant the last job left after its work (meaningful once {@link #allJobsLeft()}). */
+    long lastLeft() {
+        return lastLeft.get();
+    }
+
     private boolean over() {
         return pipeline.stopped() || stopRequested.getAsBoolean();
     }
 
     List<Thread> startJobs(SyncSession[] sessions, long operationSeed) {
         List<Thread> threads = new ArrayList<>();
+        jobs = sessions.length;
         for (int w = 0; w < sessions.length; w++) {
             int worker = w;
             SyncSession s = sessions[w];
@@ -72,13 +91,27 @@ final class ClosedLoop {
 
     private void job(int worker, SyncSession session, SplittableRandom random) {
         RunClock.preciseTimers();
+        clock.awaitInstant(times.start(), 0, this::over);
+        if (work(worker, session, random)) {
+            long now = clock.now();
+            lastLeft.accumulateAndGet(now, Math::max);
+            jobsLeft.incrementAndGet();
+        }
+    }
+
+    /** A job's requests; true when it did all of a finite amount of work. */
+    private boolean work(int worker, SyncSession session, SplittableRandom random) {
         long meanThink = plan.meanThinkTime().toNanos();
         long end = times.end();
-        clock.awaitInstant(times.start(), 0, this::over);
+        long quota = plan.requestsPerJob();
+        long done = 0;
         while (!over()) {
+            if (quota > 0 && done >= quota) {
+                return true;
+            }
             long now = clock.now();
             if (now >= end) {
-                return;
+                return false;
             }
             int p = times.phaseAt(now);
             if (worker >= plan.phases().get(p).concurrency()) {
@@ -89,7 +122,7 @@ final class ClosedLoop {
                 clock.awaitInstant(now + (long) (-Math.log(1.0 - random.nextDouble()) * meanThink), 0, this::over);
                 now = clock.now();
                 if (now >= end || over()) {
-                    return;
+                    return false;
                 }
                 p = times.phaseAt(now);
             }
@@ -98,7 +131,9 @@ final class ClosedLoop {
             r.dispatched = now;
             r.dequeued = now;
             pipeline.executeSync(worker, session, r);
+            done++;
         }
+        return quota > 0 && done >= quota;
     }
 
     Thread startDispatcher(AsyncSession session, InFlightLimit limit, SplittableRandom random) {

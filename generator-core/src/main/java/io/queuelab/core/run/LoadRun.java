@@ -39,6 +39,8 @@ import java.util.concurrent.TimeUnit;
  * after the log is closed.
  */
 public final class LoadRun {
+    /** How often the end of a closed run is checked for a stop request or jobs that have all left. */
+    private static final long CLOSED_POLL_NANOS = 10_000_000;
     private final RunConfig config;
     private final Backend backend;
     private final LoadPlan plan;
@@ -101,6 +103,9 @@ public final class LoadRun {
             try {
                 if (config.clockReference() != null) {
                     clockAtStart = ClockProbe.measure(config.clockReference(), () -> anchorEpoch + clock.now());
+                }
+                if (plan.finiteWork() && !(backend instanceof SyncBackend)) {
+                    throw new IllegalArgumentException("finite work per job needs a synchronous backend (one thread per job)");
                 }
                 if (backend instanceof SyncBackend sync) {
                     int n = plan.closedLoop() ? plan.maxConcurrency() : config.workers();
@@ -173,8 +178,13 @@ public final class LoadRun {
                 } else {
                     threads.add(closed.startDispatcher(asyncSession, limit, new SplittableRandom(operationSeed)));
                 }
-                if (!clock.awaitInstant(times.end(), 0, stop::requested)) {
-                    stoppedAt = clock.now();
+                // a plan with finite work ends when the last job leaves; its phase is then only a time limit
+                while (clock.now() < times.end() && !closed.allJobsLeft()) {
+                    if (stop.requested()) {
+                        stoppedAt = clock.now();
+                        break;
+                    }
+                    clock.awaitInstant(Math.min(times.end(), clock.now() + CLOSED_POLL_NANOS), 0, null);
                 }
             }
 
@@ -230,6 +240,9 @@ public final class LoadRun {
             long maxQueue = open == null ? 0 : open.maxQueue();
             double[] phaseSeconds = new double[times.phases()];
             long ranUntil = stoppedAt >= 0 ? stoppedAt : times.end();
+            if (closed != null && closed.allJobsLeft()) {
+                ranUntil = Math.min(ranUntil, closed.lastLeft());
+            }
             for (int i = 0; i < times.phases(); i++) {
                 phaseSeconds[i] = Math.max(0, Math.min(ranUntil, times.end(i)) - times.start(i)) / 1e9;
             }
@@ -239,6 +252,13 @@ public final class LoadRun {
             manifest.put("totals", totals);
             manifest.put("selfCheck", check);
             ObjectNode end = manifest.section("end").put("epochNanos", ClockProbe.wallClockNanos());
+            if (plan.finiteWork()) {
+                end.put("requestsPerJob", plan.requestsPerJob());
+                end.put("allJobsDone", closed.allJobsLeft());
+                if (closed.allJobsLeft()) {
+                    end.put("workDoneAtSeconds", (closed.lastLeft() - times.start()) / 1e9);
+                }
+            }
             if (stoppedAt >= 0) {
                 end.put("stoppedAtSeconds", (stoppedAt - times.start()) / 1e9);
                 end.put("stopReason", String.format(Locale.ROOT, "%s at %.1f s of %.1f s", stop.reason(),

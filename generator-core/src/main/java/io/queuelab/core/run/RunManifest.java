@@ -21,6 +21,9 @@ final class RunManifest {
         c.put("loop", config.plan().closedLoop() ? "closed" : "open");
         c.put("arrivals", config.plan().arrivals().name().toLowerCase());
         c.put("meanThinkTimeSeconds", config.plan().meanThinkTime().toNanos() / 1e9);
+        if (config.plan().finiteWork()) {
+            c.put("requestsPerJob", config.plan().requestsPerJob());
+        }
         ArrayNode phases = c.putArray("phases");
         for (Phase p : config.plan().phases()) {
             ObjectNode n = phases.addObject();

@@ -10,11 +10,20 @@ import java.util.SplittableRandom;
  *
  * @param arrivals      how open-loop gaps are drawn (ignored in a closed plan)
  * @param meanThinkTime mean of the exponential think time of a closed plan; zero for none
+ * @param requestsPerJob a closed plan's finite work: each job issues this many requests and then
+ *                       leaves, and the run ends when every job has left (or at the end of the
+ *                       phase, which is then a time limit); zero for jobs that stay to the end.
+ *                       A finite plan has one measured phase.
  */
-public record LoadPlan(List<Phase> phases, Arrivals arrivals, Duration meanThinkTime) {
+public record LoadPlan(List<Phase> phases, Arrivals arrivals, Duration meanThinkTime, long requestsPerJob) {
 
     /** How open-loop arrivals are spaced. */
     public enum Arrivals { POISSON, CONSTANT }
+
+    /** A plan whose closed-loop jobs stay to the end of the last phase. */
+    public LoadPlan(List<Phase> phases, Arrivals arrivals, Duration meanThinkTime) {
+        this(phases, arrivals, meanThinkTime, 0);
+    }
 
     public LoadPlan {
         phases = List.copyOf(phases);
@@ -30,6 +39,17 @@ public record LoadPlan(List<Phase> phases, Arrivals arrivals, Duration meanThink
         if (meanThinkTime == null || meanThinkTime.isNegative()) {
             throw new IllegalArgumentException("think time must be zero or positive");
         }
+        if (requestsPerJob < 0) {
+            throw new IllegalArgumentException("requests per job must be zero (no limit) or positive, got " + requestsPerJob);
+        }
+        if (requestsPerJob > 0 && (!closed || phases.size() != 1 || phases.get(0).warmup())) {
+            throw new IllegalArgumentException("finite work per job needs a closed plan of one measured phase");
+        }
+    }
+
+    /** Whether each job has a finite amount of work and leaves when it is done. */
+    public boolean finiteWork() {
+        return requestsPerJob > 0;
     }
 
     public boolean closedLoop() {
@@ -58,6 +78,6 @@ public record LoadPlan(List<Phase> phases, Arrivals arrivals, Duration meanThink
         }
         return new LoadPlan(phases.stream()
                 .map(p -> new Phase(p.name(), p.duration(), p.rate() / count, 0, p.warmup()))
-                .toList(), arrivals, meanThinkTime);
+                .toList(), arrivals, meanThinkTime, requestsPerJob);
     }
 }

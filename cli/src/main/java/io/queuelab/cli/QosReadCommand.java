@@ -1,0 +1,152 @@
+package io.queuelab.cli;
+
+import io.queuelab.jdbc.JdbcEnvironment;
+import io.queuelab.jdbc.qos.QosReadBench;
+import io.queuelab.jdbc.qos.QosReadCase;
+import io.queuelab.jdbc.qos.QosSchema;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code queuelab qos-read}: seed 000's read test, Q1-Q5 with N clients on the loaded schemas. */
+@Command(name = "qos-read", mixinStandardHelpOptions = true,
+        description = {"Seed 000's read test on the data 'queuelab load --relation qos' loaded: for each case of Q1-Q5 (the"
+                + " seed's Tables 5.1-5.5, Q3 with the query cache on/off and one/all tables, Q1 on schema 2 also with"
+                + " STRAIGHT_JOIN), each schema and each client count, N clients start the query at once and fetch the whole"
+                + " result; the measure is the mean time per client.",
+                "Leaves <out>/reads.csv, reads.txt and a run directory per measurement."})
+public final class QosReadCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    JdbcConnectionOptions connection = new JdbcConnectionOptions();
+
+    @Option(names = "--queries", split = ",", paramLabel = "Q1,...", defaultValue = "Q1,Q2,Q3,Q4,Q5",
+            description = "Queries (default: ${DEFAULT-VALUE}); a case alone as Q3.5 or Q1.2-sj.")
+    List<String> queries;
+
+    @Option(names = "--schemas", split = ",", paramLabel = "1,2,3", defaultValue = "1,2,3", description = "Schemas (default: ${DEFAULT-VALUE}).")
+    List<Integer> schemas;
+
+    @Option(names = "--clients", split = ",", paramLabel = "N,...", defaultValue = "1,2,5,10,20,50",
+            description = "Client counts (default: ${DEFAULT-VALUE}; the seed went from 1 to 50).")
+    List<Integer> clients;
+
+    @Option(names = "--query-cache-mb", paramLabel = "MB", defaultValue = "64",
+            description = "query_cache_size for the cases with the query cache on (default: ${DEFAULT-VALUE} MB).")
+    int queryCacheMb;
+
+    @Option(names = "--limit", converter = DurationConverter.class, defaultValue = "10m",
+            description = "A measurement that takes longer fails the command (default: ${DEFAULT-VALUE}).")
+    Duration limit;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Directory to create (must not exist); default runs/qos-read-<time>.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        List<QosReadBench.Cell> cells = cells();
+        if (queryCacheMb < 0) {
+            throw new IllegalArgumentException("--query-cache-mb must be 0 or more");
+        }
+        Path dir = out != null ? out : RunCommand.defaultRunDir("qos-read");
+        OutputPath.requireCreatable(dir, "output directory");
+        PrintWriter w = spec.commandLine().getOut();
+        List<QosReadBench.CellResult> results = new ArrayList<>();
+        boolean interrupted;
+        int exitCode;
+        try (JdbcEnvironment db = connection.open(); RunSignals signals = RunSignals.install(new PrintWriter(System.err, true));
+             QosReadBench bench = new QosReadBench(db.target(), dir, limit, (long) queryCacheMb << 20, 1, signals.stop())) {
+            Files.createDirectories(dir);
+            for (QosReadBench.Cell cell : cells) {
+                QosReadBench.CellResult r = bench.run(cell);
+                if (r == null) {
+                    break;
+                }
+                results.add(r);
+                w.printf(Locale.ROOT, "%-8s schema %d, %2d clients: %8d rows, %.4f s per client%n", cell.readCase().name(),
+                        cell.schema().number(), cell.clients(), r.rows(), r.secondsPerClient());
+                w.flush();
+            }
+            interrupted = signals.interrupted();
+            exitCode = signals.exitCode();
+        }
+        Files.writeString(dir.resolve("reads.csv"), QosReadBench.csv(results));
+        String table = table(results);
+        Files.writeString(dir.resolve("reads.txt"), table);
+        w.print(table);
+        w.println("wrote " + dir.resolve("reads.csv") + " and reads.txt");
+        w.flush();
+        if (interrupted) {
+            throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " of " + cells.size()
+                    + " measurements completed before the interruption");
+        }
+        return 0;
+    }
+
+    private List<QosReadBench.Cell> cells() {
+        List<QosSchema> chosenSchemas = schemas.stream().map(QosSchema::of).toList();
+        for (int n : clients) {
+            if (n < 1) {
+                throw new IllegalArgumentException("--clients must be at least 1, not " + n);
+            }
+        }
+        List<QosReadBench.Cell> cells = new ArrayList<>();
+        for (String q : queries) {
+            List<QosReadCase> matching = QosReadCase.seedCases().stream()
+                    .filter(c -> c.query().equalsIgnoreCase(q) || c.name().equalsIgnoreCase(q)).toList();
+            if (matching.isEmpty()) {
+                throw new IllegalArgumentException("unknown query or case '" + q + "' (expected Q1 to Q5, or a case such as Q3.5 or Q1.2-sj)");
+            }
+            for (QosReadCase c : matching) {
+                for (QosSchema s : chosenSchemas) {
+                    if (c.appliesTo(s)) {
+                        for (int n : clients) {
+                            cells.add(new QosReadBench.Cell(c, s, n));
+                        }
+                    }
+                }
+            }
+        }
+        return cells;
+    }
+
+    /** Seconds per client: one line per case and schema, one column per client count. */
+    static String table(List<QosReadBench.CellResult> results) {
+        List<Integer> clientValues = results.stream().map(r -> r.cell().clients()).distinct().sorted().toList();
+        StringBuilder b = new StringBuilder("seconds per client (clients across)\n");
+        b.append(String.format(Locale.ROOT, "%-8s %-5s %-9s %6s %8s", "case", "cache", "tables", "schema", "rows"));
+        clientValues.forEach(n -> b.append(String.format(Locale.ROOT, " %9d", n)));
+        b.append('\n');
+        List<String> keys = new ArrayList<>();
+        for (QosReadBench.CellResult r : results) {
+            String key = r.cell().readCase() + "/" + r.cell().schema();
+            if (keys.contains(key)) {
+                continue;
+            }
+            keys.add(key);
+            QosReadCase c = r.cell().readCase();
+            b.append(String.format(Locale.ROOT, "%-8s %-5s %-9s %6d %8d", c.name(), c.queryCache() ? "on" : "off",
+                    c.allTables() ? "all" : "one", r.cell().schema().number(), r.rows()));
+            for (int n : clientValues) {
+                b.append(results.stream().filter(x -> (x.cell().readCase() + "/" + x.cell().schema()).equals(key) && x.cell().clients() == n)
+                        .findFirst().map(x -> String.format(Locale.ROOT, " %9.4f", x.secondsPerClient()))
+                        .orElse(String.format(Locale.ROOT, " %9s", "-")));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+}

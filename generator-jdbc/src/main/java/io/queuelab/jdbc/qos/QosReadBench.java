@@ -1,0 +1,160 @@
+package io.queuelab.jdbc.qos;
+
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunCompanion;
+import io.queuelab.core.run.RunConfig;
+import io.queuelab.core.run.RunResult;
+import io.queuelab.core.run.RunStop;
+import io.queuelab.core.schedule.LoadPlan;
+import io.queuelab.core.schedule.Phase;
+import io.queuelab.jdbc.JdbcBackend;
+import io.queuelab.jdbc.JdbcTarget;
+import io.queuelab.jdbc.Workload;
+import io.queuelab.jdbc.WorkloadStatement;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Seed 000's read test: N clients start a case's query at once, each fetches the whole result
+ * once and leaves (a closed run with one request per client, every request in the run's log);
+ * the measure is the seed's total execution time per client, the mean response time of the N
+ * requests. The read data set must be loaded ({@link QosLoader}).
+ *
+ * <p>The query cache is switched per cell: on ({@code query_cache_type=ON}, the cache emptied
+ * before the cell, so the first client fills it) for the cases that ask for it, off otherwise;
+ * the server's setting is restored by {@link #close()}.
+ *
+ * <p>Guarantees: a cell is reported only when every client got its complete result (otherwise
+ * the bench fails, naming the run directory); rows are the result's size, counted by the server.
+ * A {@link RunStop} request ends the measurement in progress ({@link #run} then returns null).
+ */
+public final class QosReadBench implements AutoCloseable {
+    /** One measurement: a case on a schema with N clients. */
+    public record Cell(QosReadCase readCase, QosSchema schema, int clients) {
+        String directoryName() {
+            return readCase.name() + "-schema" + schema.number() + "-c" + clients;
+        }
+    }
+
+    /** A measured cell. */
+    public record CellResult(Cell cell, long rows, double secondsPerClient) {
+    }
+
+    private final JdbcTarget target;
+    private final Path out;
+    private final Duration limit;
+    private final long seed;
+    private final long queryCacheBytes;
+    private final String originalCacheType;
+    private final long originalCacheSize;
+    private final RunStop stop;
+
+    /**
+     * @param queryCacheBytes query_cache_size for the cases with the cache on
+     * @param limit           a run (and a query) that takes longer fails the bench
+     */
+    public QosReadBench(JdbcTarget target, Path out, Duration limit, long queryCacheBytes, long seed) throws SQLException {
+        this(target, out, limit, queryCacheBytes, seed, new RunStop());
+    }
+
+    /** As above; {@code stop} ends the bench early. */
+    public QosReadBench(JdbcTarget target, Path out, Duration limit, long queryCacheBytes, long seed, RunStop stop)
+            throws SQLException {
+        this.stop = stop;
+        this.target = target;
+        this.out = out;
+        this.limit = limit;
+        this.seed = seed;
+        this.queryCacheBytes = queryCacheBytes;
+        try (Connection c = target.connect(0); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT @@GLOBAL.query_cache_type, @@GLOBAL.query_cache_size")) {
+            r.next();
+            originalCacheType = r.getString(1);
+            originalCacheSize = r.getLong(2);
+        } catch (SQLException e) {
+            throw new SQLException("the server has no query cache (seed 000's Q3 needs MariaDB or MySQL before 8.0): "
+                    + JdbcTarget.firstLine(e.getMessage()), e.getSQLState(), e.getErrorCode(), e);
+        }
+    }
+
+    /** Measures one cell, leaving {@code <out>/<case>-schema<n>-c<N>/}; null after a stop request. */
+    public CellResult run(Cell cell) throws Exception {
+        if (stop.requested()) {
+            return null;
+        }
+        String sql = cell.readCase().sql(cell.schema());
+        long rows;
+        try (Connection c = target.connect(Math.toIntExact(limit.toMillis())); Statement s = c.createStatement()) {
+            if (cell.readCase().queryCache()) {
+                s.execute("SET GLOBAL query_cache_size = " + queryCacheBytes);
+                s.execute("SET GLOBAL query_cache_type = ON");
+                s.execute("RESET QUERY CACHE");
+            } else {
+                s.execute("SET GLOBAL query_cache_type = OFF");
+            }
+            try (ResultSet r = s.executeQuery(cell.readCase().countSql(cell.schema()))) {
+                r.next();
+                rows = r.getLong(1);
+            }
+        }
+        Workload workload = new Workload(cell.readCase().name(), List.of(new WorkloadStatement(cell.readCase().name(), sql, 1,
+                List.of())), cell.schema().tables(cell.schema().prefix(QosSchema.READ_BASE)));
+        Path dir = out.resolve(cell.directoryName());
+        Files.createDirectories(out);
+        LoadPlan plan = new LoadPlan(List.of(Phase.closed("main", limit, cell.clients(), false)), LoadPlan.Arrivals.POISSON,
+                Duration.ZERO, 1);
+        RunConfig config = new RunConfig(plan, 1, 1, 1, seed, 0, 1, null, Duration.ZERO, Duration.ofSeconds(10), dir);
+        RunResult result;
+        try (JdbcBackend backend = JdbcBackend.open(target, workload, limit)) {
+            result = LoadRun.execute(config, backend, Map.of("workload", "qos-read", "case", cell.readCase().name(),
+                    "schema", cell.schema().number(), "clients", cell.clients(), "sql", sql), null, RunCompanion.NONE, stop);
+        }
+        if (stop.requested()) {
+            return null; // interrupted: the run's manifest says so
+        }
+        if (result.totals().ok() != cell.clients()) {
+            throw new IllegalStateException(dir + ": " + result.totals().ok() + " of " + cell.clients() + " clients got their result");
+        }
+        double sum = 0;
+        try (RequestLogReader r = result.directory().openLog()) {
+            while (r.next()) {
+                if (r.outcome() == LogFormat.OK) {
+                    sum += (r.completed() - r.intended()) / 1e9;
+                }
+            }
+        }
+        return new CellResult(cell, rows, sum / cell.clients());
+    }
+
+    /** The results as CSV, one line per cell. */
+    public static String csv(List<CellResult> results) {
+        StringBuilder b = new StringBuilder("case,query,case_number,query_cache,all_tables,straight_join,schema,clients,rows,seed_rows,seconds_per_client\n");
+        for (CellResult r : results) {
+            QosReadCase c = r.cell().readCase();
+            b.append(String.format(Locale.ROOT, "%s,%s,%d,%b,%b,%b,%d,%d,%d,%d,%.6f%n", c.name(), c.query(), c.caseNumber(),
+                    c.queryCache(), c.allTables(), c.straightJoin(), r.cell().schema().number(), r.cell().clients(), r.rows(),
+                    c.seedRows(), r.secondsPerClient()));
+        }
+        return b.toString();
+    }
+
+    /** Restores the server's query cache settings. */
+    @Override
+    public void close() throws SQLException {
+        try (Connection c = target.connect(0); Statement s = c.createStatement()) {
+            s.execute("SET GLOBAL query_cache_size = " + originalCacheSize);
+            s.execute("SET GLOBAL query_cache_type = " + originalCacheType);
+        }
+    }
+}
