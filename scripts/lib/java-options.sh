@@ -13,7 +13,7 @@ queuelab_java_options() {
   if [ -n "${QUEUELAB_JAVA_OPTS:-}" ]; then echo "$QUEUELAB_JAVA_OPTS"; return; fi
   local opts="-Xmx4g"
   case "${1:-}" in
-    run|sweep)
+    run|sweep|qos-write|qos-read|qos-ingest)
       opts="-Xmx4g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
       for a in "$@"; do
         if [ "$a" = cassandra ] || [ "$a" = --backend=cassandra ]; then opts="-Xmx4g"; fi
