@@ -7,7 +7,12 @@
 # fraction of C2's cost, and C2's compiler threads would otherwise still be busy well into the measured
 # phase; the serial collector and no perf-data sampler keep the JVM's own threads few and asleep
 # (docs/benchmarks.md, "client CPU"). Not for Cassandra: its checked range reads decode every row in the
-# client, where C2's code costs ~40 % less CPU per read. QUEUELAB_JAVA_OPTS replaces these options.
+# client, where C2's code costs ~40 % less CPU per read. But with C2's default thresholds the per-request
+# code (driver, netty, pipeline: tens of calls per read at 20 reads/s) reaches C2 only after a minute or
+# more, and compiling it was ~40 % of the client's CPU in the measured phase of a 10 s warm-up + 30 s
+# run: raised tier-4 thresholds leave that code in C1 and give C2 only the per-row code, which reaches
+# them within the first reads (docs/benchmarks.md, "checked 10,000-row range read").
+# QUEUELAB_JAVA_OPTS replaces these options.
 #   queuelab_java_options COMMAND [ARGS...]   prints the options, space-separated
 queuelab_java_options() {
   if [ -n "${QUEUELAB_JAVA_OPTS:-}" ]; then echo "$QUEUELAB_JAVA_OPTS"; return; fi
@@ -16,7 +21,9 @@ queuelab_java_options() {
     run|sweep|qos-write|qos-read|qos-ingest)
       opts="-Xmx4g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
       for a in "$@"; do
-        if [ "$a" = cassandra ] || [ "$a" = --backend=cassandra ]; then opts="-Xmx4g"; fi
+        if [ "$a" = cassandra ] || [ "$a" = --backend=cassandra ]; then
+          opts="-Xmx4g -XX:Tier4InvocationThreshold=100000 -XX:Tier4MinInvocationThreshold=50000 -XX:Tier4CompileThreshold=150000"
+        fi
       done ;;
   esac
   echo "$opts"
