@@ -1,7 +1,7 @@
 package io.queuelab.cli;
 
+import io.queuelab.reports.data.RunArguments;
 import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.data.Runs;
 import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.Fits;
@@ -59,7 +59,7 @@ public final class FitCommand implements Callable<Integer> {
             if (latency != null && !loadDependent) {
                 throw new IllegalArgumentException("--latency applies to --load-dependent only");
             }
-            List<Mm1Point> points = Fits.mm1Points(Runs.read(Runs.expand(runs)));
+            List<Mm1Point> points = Fits.mm1Points(RunArguments.read(RunArguments.expand(runs)));
             System.out.print(Mm1Fits.paper(points).toTable());
             System.out.println();
             System.out.print(Mm1Fits.joint(points).toTable());

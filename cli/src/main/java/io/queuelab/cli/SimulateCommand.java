@@ -1,10 +1,10 @@
 package io.queuelab.cli;
 
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Estimate;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
-import io.queuelab.sim.Workload;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -85,8 +85,8 @@ public final class SimulateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Model m = model.model();
-        Workload workload = workload();
-        Simulation simulation = Simulation.of(m, workload).replications(replications).seed(seed)
+        ArrivalProcess arrivalProcess = arrivalProcess();
+        Simulation simulation = Simulation.of(m, arrivalProcess).replications(replications).seed(seed)
                 .confidence(confidence).removeWarmup(!keepWarmup);
         if (duration != null) {
             simulation.duration(duration);
@@ -105,7 +105,7 @@ public final class SimulateCommand implements Callable<Integer> {
             simulation.writeRun(out);
         }
         simulation.validate();
-        if (workload instanceof Workload.Trace trace && !m.stableAt(trace.rate())) {
+        if (arrivalProcess instanceof ArrivalProcess.Trace trace && !m.stableAt(trace.rate())) {
             // a finite trace always ends, but what it measures is a transient, not a steady state
             spec.commandLine().getErr().printf(Locale.ROOT,
                     "queuelab: warning: the trace's mean rate %.4g/s gives utilization %.3f >= 1 (mean server time %.4g s);"
@@ -117,20 +117,20 @@ public final class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Workload workload() throws IOException {
+    private ArrivalProcess arrivalProcess() throws IOException {
         ModelOptions.refuse(think != null && load.jobs == null, "--think applies to --closed only");
         if (load.lambda != null) {
-            return Workload.open(load.lambda);
+            return ArrivalProcess.open(load.lambda);
         }
         if (load.jobs != null) {
-            return think == null ? Workload.closed(load.jobs) : Workload.closed(load.jobs, ModelOptions.distribution("--think", think));
+            return think == null ? ArrivalProcess.closed(load.jobs) : ArrivalProcess.closed(load.jobs, ModelOptions.distribution("--think", think));
         }
-        return Workload.traceOf(load.trace);
+        return ArrivalProcess.traceOf(load.trace);
     }
 
     private void print(SimulationResult r, PrintWriter w) {
         int percent = (int) Math.round(r.confidence() * 100);
-        w.printf(Locale.ROOT, "model %s, %s workload, %d replications, seed %d%n", r.model().name(), r.workload().mode(),
+        w.printf(Locale.ROOT, "model %s, %s workload, %d replications, seed %d%n", r.model().name(), r.arrivalProcess().mode(),
                 r.replications().size(), r.seed());
         w.printf(Locale.ROOT, "requests counted %d (after warm-up)%s%n", r.customers(),
                 r.dropped() > 0 ? ", refused " + r.dropped() : "");

@@ -6,10 +6,10 @@ import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
-import io.queuelab.sim.Workload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -177,13 +177,13 @@ public final class SweepCommand implements Callable<Integer> {
                          java.io.PrintWriter out) throws Exception {
         if (levels.get(0).jobs() == 0) {
             for (Level level : levels) {
-                Simulation.of(model, Workload.open(level.rate())).duration(1).validate(); // refuse unstable levels before any run
+                Simulation.of(model, ArrivalProcess.open(level.rate())).duration(1).validate(); // refuse unstable levels before any run
             }
         }
         SweepManifest manifest = SweepManifest.create(dir, levels.get(0).jobs() > 0 ? "closed" : "open");
         for (Level level : levels) {
-            Workload workload = level.jobs() > 0 ? Workload.closed(level.jobs()) : Workload.open(level.rate());
-            SimulationResult r = Simulation.of(model, workload)
+            ArrivalProcess arrivalProcess = level.jobs() > 0 ? ArrivalProcess.closed(level.jobs()) : ArrivalProcess.open(level.rate());
+            SimulationResult r = Simulation.of(model, arrivalProcess)
                     .duration((duration.toNanos() + warmup.toNanos()) / 1e9).replications(1).seed(seed)
                     .writeRun(dir.resolve(level.label())).run();
             out.printf(java.util.Locale.ROOT, "simulated %s: mean response %.3f ms, throughput %.2f/s%n", level.label(),

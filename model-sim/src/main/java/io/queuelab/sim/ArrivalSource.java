@@ -33,14 +33,14 @@ abstract class ArrivalSource {
         return t < duration && issued < customers;
     }
 
-    static ArrivalSource of(Workload workload, Stop stop, Streams streams) {
-        if (workload instanceof Workload.Open open) {
+    static ArrivalSource of(ArrivalProcess arrivalProcess, Stop stop, Streams streams) {
+        if (arrivalProcess instanceof ArrivalProcess.Open open) {
             return new Poisson(open.lambda(), stop, streams.arrivals());
         }
-        if (workload instanceof Workload.Trace trace) {
+        if (arrivalProcess instanceof ArrivalProcess.Trace trace) {
             return new Replay(trace, stop);
         }
-        return new Population((Workload.Closed) workload, stop, streams.think());
+        return new Population((ArrivalProcess.Closed) arrivalProcess, stop, streams.think());
     }
 
     /** Poisson arrivals. */
@@ -80,10 +80,10 @@ abstract class ArrivalSource {
 
     /** The instants of a trace, in order. */
     static final class Replay extends ArrivalSource {
-        private final Workload.Trace trace;
+        private final ArrivalProcess.Trace trace;
         private int i;
 
-        Replay(Workload.Trace trace, Stop stop) {
+        Replay(ArrivalProcess.Trace trace, Stop stop) {
             super(stop);
             this.trace = trace;
         }
@@ -114,7 +114,7 @@ abstract class ArrivalSource {
         private final SplittableRandom random;
         private final DoubleHeap issues = new DoubleHeap();
 
-        Population(Workload.Closed closed, Stop stop, SplittableRandom random) {
+        Population(ArrivalProcess.Closed closed, Stop stop, SplittableRandom random) {
             super(stop);
             this.think = closed.thinkTime();
             this.random = random;

@@ -17,12 +17,12 @@ final class FcfsServer {
     private final FlushDuration flushDuration; // null: no dirty-page buffer
     private final SplittableRandom delayRandom;
     private final SplittableRandom serviceRandom;
-    private final Recorder recorder;
+    private final ReplicationStatistics statistics;
 
     private double free;                   // instant the server can take the next request
     private int pages;
 
-    FcfsServer(Model model, Streams streams, Recorder recorder) {
+    FcfsServer(Model model, Streams streams, ReplicationStatistics statistics) {
         if (model instanceof DirtyPageBufferModel dpb) {
             delay = dpb.networkDelay();
             service = dpb.processing();
@@ -37,7 +37,7 @@ final class FcfsServer {
         minDelay = delay == null ? 0 : delay.lowerBound();
         delayRandom = streams.delay();
         serviceRandom = streams.service();
-        this.recorder = recorder;
+        this.statistics = statistics;
     }
 
     void run(ArrivalSource arrivals) {
@@ -100,11 +100,11 @@ final class FcfsServer {
         double start = Math.max(ready, free);
         double departure = start + service.sample(serviceRandom);
         // M/M/1: the log's sent is the service start; DPB: the instant the request reached the queue
-        recorder.answered(arrival, delay == null ? start : ready, departure);
+        statistics.answered(arrival, delay == null ? start : ready, departure);
         free = departure;
         if (bufferPages > 0 && ++pages == bufferPages) {
             double end = departure + flushDuration.sample();
-            recorder.flush(departure, end, pages);
+            statistics.flush(departure, end, pages);
             free = end;
             pages = 0;
         }

@@ -13,9 +13,9 @@ final class SharedServer {
     private final int capacity;
     private final double[] ratePerRequest; // speed(n)/n for the load-dependent model; null for PS
     private final SplittableRandom serviceRandom;
-    private final Recorder recorder;
+    private final ReplicationStatistics statistics;
 
-    SharedServer(ServiceTimeModel model, Streams streams, Recorder recorder) {
+    SharedServer(ServiceTimeModel model, Streams streams, ReplicationStatistics statistics) {
         service = model.service();
         if (model instanceof LoadDependentModel ld) {
             capacity = ld.capacity();
@@ -28,7 +28,7 @@ final class SharedServer {
             ratePerRequest = null;
         }
         serviceRandom = streams.service();
-        this.recorder = recorder;
+        this.statistics = statistics;
     }
 
     private double rate(int n) {
@@ -53,7 +53,7 @@ final class SharedServer {
                 }
                 t = nextArrival;
                 if (n >= capacity) {
-                    recorder.dropped(t);
+                    statistics.dropped(t);
                     arrivals.answered(t); // a refused closed job thinks and tries again
                 } else {
                     tags.push(v + service.sample(serviceRandom), t);
@@ -67,7 +67,7 @@ final class SharedServer {
                 if (--n == 0) {
                     v = 0; // nothing holds a tag: restart virtual time to keep its precision
                 }
-                recorder.answered(arrival, arrival, t);
+                statistics.answered(arrival, arrival, t);
                 arrivals.answered(t);
             }
         }

@@ -21,10 +21,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * A simulation to run: a {@link Model}, a {@link Workload}, a stop rule, replications and a seed.
+ * A simulation to run: a {@link Model}, an {@link ArrivalProcess}, a stop rule, replications and a seed.
  *
  * <pre>
- * SimulationResult r = Simulation.of(MM1Model.exponential(0.01), Workload.open(80))
+ * SimulationResult r = Simulation.of(MM1Model.exponential(0.01), ArrivalProcess.open(80))
  *         .duration(10_000).replications(4).seed(1).run();
  * </pre>
  *
@@ -37,7 +37,7 @@ import java.util.concurrent.Future;
  */
 public final class Simulation {
     private final Model model;
-    private final Workload workload;
+    private final ArrivalProcess arrivalProcess;
     private double duration = Double.POSITIVE_INFINITY;
     private long customers = Long.MAX_VALUE;
     private int replications = 1;
@@ -49,13 +49,13 @@ public final class Simulation {
     private int threads = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
     private Path runDirectory;
 
-    private Simulation(Model model, Workload workload) {
+    private Simulation(Model model, ArrivalProcess arrivalProcess) {
         this.model = java.util.Objects.requireNonNull(model, "model");
-        this.workload = java.util.Objects.requireNonNull(workload, "workload");
+        this.arrivalProcess = java.util.Objects.requireNonNull(arrivalProcess, "arrivalProcess");
     }
 
-    public static Simulation of(Model model, Workload workload) {
-        return new Simulation(model, workload);
+    public static Simulation of(Model model, ArrivalProcess arrivalProcess) {
+        return new Simulation(model, arrivalProcess);
     }
 
     /** Admit arrivals until this simulated instant (seconds). */
@@ -147,16 +147,16 @@ public final class Simulation {
 
     /** Arrivals a duration admits: lambda x duration (open), or one per mean server time (closed: one server). */
     private double expectedArrivals() {
-        if (workload instanceof Workload.Trace trace) {
+        if (arrivalProcess instanceof ArrivalProcess.Trace trace) {
             return trace.arrivalNanos().length; // a trace ends with its last arrival
         }
         if (duration == Double.POSITIVE_INFINITY) {
             return Double.POSITIVE_INFINITY;
         }
-        if (workload instanceof Workload.Open open) {
+        if (arrivalProcess instanceof ArrivalProcess.Open open) {
             return open.lambda() * duration;
         }
-        if (workload instanceof Workload.Closed) {
+        if (arrivalProcess instanceof ArrivalProcess.Closed) {
             return duration / model.serverDemand();
         }
         return Double.POSITIVE_INFINITY;
@@ -164,13 +164,13 @@ public final class Simulation {
 
     /** Checks the configuration; throws IllegalArgumentException with a one-line message. */
     public Simulation validate() {
-        if (workload instanceof Workload.Open open && !model.stableAt(open.lambda())) {
+        if (arrivalProcess instanceof ArrivalProcess.Open open && !model.stableAt(open.lambda())) {
             throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
                     "unstable: model %s at lambda %s has utilization %.4f >= 1 (lambda x mean server time %s s); an open model has no steady state there",
                     model.name(), open.lambda(), model.utilization(open.lambda()), model.serverDemand()));
         }
-        if (!(workload instanceof Workload.Trace) && duration == Double.POSITIVE_INFINITY && customers == Long.MAX_VALUE) {
-            throw new IllegalArgumentException("give a duration or a number of customers for an " + workload.mode() + " workload");
+        if (!(arrivalProcess instanceof ArrivalProcess.Trace) && duration == Double.POSITIVE_INFINITY && customers == Long.MAX_VALUE) {
+            throw new IllegalArgumentException("give a duration or a number of customers for an " + arrivalProcess.mode() + " workload");
         }
         double expected = customers == Long.MAX_VALUE ? expectedArrivals() : Math.min(customers, expectedArrivals());
         if (expected > MAX_CUSTOMERS) {
@@ -233,7 +233,7 @@ public final class Simulation {
         } finally {
             pool.shutdownNow();
         }
-        SimulationResult result = new SimulationResult(model, workload, seed, confidence, results, runDirectory);
+        SimulationResult result = new SimulationResult(model, arrivalProcess, seed, confidence, results, runDirectory);
         if (result.customers() == 0) {
             // the manifest stays incomplete: nothing was measured
             throw new IllegalStateException("no request was answered in " + results.size()
@@ -277,7 +277,7 @@ public final class Simulation {
     }
 
     private ReplicationResult replicate(int index, long replicationSeed, RunDirectory run) throws IOException {
-        ReplicationResult result = simulate(index, replicationSeed, new Recorder());
+        ReplicationResult result = simulate(index, replicationSeed, new ReplicationStatistics());
         if (run == null) {
             return result;
         }
@@ -289,24 +289,24 @@ public final class Simulation {
             if (model instanceof DirtyPageBufferModel) {
                 flushLog.write("startNanos\tendNanos\tpages\n");
             }
-            return simulate(index, replicationSeed, new Recorder(log, flushLog, result.warmupCustomers()));
+            return simulate(index, replicationSeed, new ReplicationStatistics(log, flushLog, result.warmupCustomers()));
         }
     }
 
-    private ReplicationResult simulate(int index, long replicationSeed, Recorder recorder) {
+    private ReplicationResult simulate(int index, long replicationSeed, ReplicationStatistics statistics) {
         Streams streams = Streams.of(new SplittableRandom(replicationSeed));
         if (model instanceof DirtyPageBufferModel) {
-            recorder.expectFlushes();
+            statistics.expectFlushes();
         }
-        ArrivalSource arrivals = ArrivalSource.of(workload, new Stop(duration, customers), streams);
+        ArrivalSource arrivals = ArrivalSource.of(arrivalProcess, new Stop(duration, customers), streams);
         if (model instanceof ServiceTimeModel shared && !(model instanceof MM1Model)) {
-            new SharedServer(shared, streams, recorder).run(arrivals);
+            new SharedServer(shared, streams, statistics).run(arrivals);
         } else {
-            new FcfsServer(model, streams, recorder).run(arrivals);
+            new FcfsServer(model, streams, statistics).run(arrivals);
         }
         // an open or closed run observes until its duration; a trace until its last departure
-        double windowEnd = workload instanceof Workload.Trace || duration == Double.POSITIVE_INFINITY ? 0 : duration;
-        return recorder.finish(index, removeWarmup, confidence, windowEnd);
+        double windowEnd = arrivalProcess instanceof ArrivalProcess.Trace || duration == Double.POSITIVE_INFINITY ? 0 : duration;
+        return statistics.finish(index, removeWarmup, confidence, windowEnd);
     }
 
     private void describe(Manifest manifest) {
@@ -315,8 +315,8 @@ public final class Simulation {
         config.put("replications", replications);
         config.put("precision", Double.isNaN(precision) ? null : precision);
         config.put("maxReplications", Double.isNaN(precision) ? null : maxReplications);
-        config.put("workload", workload.describe());
-        config.put("mode", workload.mode());
+        config.put("workload", arrivalProcess.describe());
+        config.put("mode", arrivalProcess.mode());
         config.put("durationSeconds", duration == Double.POSITIVE_INFINITY ? null : duration);
         config.put("customers", customers == Long.MAX_VALUE ? null : customers);
         config.put("warmupRemoval", removeWarmup ? "MSER-5" : "none");

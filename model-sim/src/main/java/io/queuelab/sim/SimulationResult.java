@@ -14,17 +14,17 @@ import java.util.Optional;
  */
 public final class SimulationResult {
     private final Model model;
-    private final Workload workload;
+    private final ArrivalProcess arrivalProcess;
     private final long seed;
     private final double confidence;
     private final List<ReplicationResult> replications;
     private final Histogram responseTimes;
     private final Path runDirectory;
 
-    SimulationResult(Model model, Workload workload, long seed, double confidence,
+    SimulationResult(Model model, ArrivalProcess arrivalProcess, long seed, double confidence,
                      List<ReplicationResult> replications, Path runDirectory) {
         this.model = model;
-        this.workload = workload;
+        this.arrivalProcess = arrivalProcess;
         this.seed = seed;
         this.confidence = confidence;
         this.replications = List.copyOf(replications);
@@ -39,8 +39,8 @@ public final class SimulationResult {
         return model;
     }
 
-    public Workload workload() {
-        return workload;
+    public ArrivalProcess arrivalProcess() {
+        return arrivalProcess;
     }
 
     public long seed() {

@@ -26,7 +26,7 @@ class ClosedAndPrecisionTest {
 
     private static void assertMatchesRepairman(Model model) throws Exception {
         BirthDeath theory = repairman();
-        SimulationResult r = Simulation.of(model, Workload.closed(JOBS, Distribution.exponential(THINK)))
+        SimulationResult r = Simulation.of(model, ArrivalProcess.closed(JOBS, Distribution.exponential(THINK)))
                 .duration(200_000).replications(4).seed(12).run();
         assertTrue(r.meanResponse().covers(theory.meanResponse()) || Math.abs(r.meanResponse().value() - theory.meanResponse())
                 < 0.01 * theory.meanResponse(), () -> model.name() + " " + r.meanResponse() + " vs " + theory.meanResponse());
@@ -49,20 +49,20 @@ class ClosedAndPrecisionTest {
 
     @Test
     void precisionStopAddsReplicationsUntilTheIntervalIsNarrowEnough() throws Exception {
-        SimulationResult r = Simulation.of(MM1Model.exponential(1.0), Workload.open(0.7)).customers(20_000)
+        SimulationResult r = Simulation.of(MM1Model.exponential(1.0), ArrivalProcess.open(0.7)).customers(20_000)
                 .replications(2).precision(0.02, 60).seed(13).run();
         int used = r.replications().size();
         assertTrue(used > 2 && used < 60, "replications used: " + used);
         assertTrue(r.meanResponse().relativeHalfWidth() <= 0.02, r.meanResponse().toString());
         // the same configuration stops at the same replication: the stop depends on results, not timing
-        assertEquals(used, Simulation.of(MM1Model.exponential(1.0), Workload.open(0.7)).customers(20_000)
+        assertEquals(used, Simulation.of(MM1Model.exponential(1.0), ArrivalProcess.open(0.7)).customers(20_000)
                 .replications(2).precision(0.02, 60).seed(13).threads(1).run().replications().size());
     }
 
     @Test
     void traceGivenInSecondsIsReplayedExactly() throws Exception {
         // deterministic service of 1 s on arrivals 0, 0.5, 3: responses 1, 1.5, 1
-        SimulationResult r = Simulation.of(new MM1Model(Distribution.deterministic(1)), Workload.traceSeconds(new double[] {3, 0, 0.5}))
+        SimulationResult r = Simulation.of(new MM1Model(Distribution.deterministic(1)), ArrivalProcess.traceSeconds(new double[] {3, 0, 0.5}))
                 .removeWarmup(false).run();
         assertEquals(3, r.customers());
         assertEquals(3.5 / 3, r.meanResponse().value(), 1e-9);
@@ -75,7 +75,7 @@ class ClosedAndPrecisionTest {
         for (int i = 0; i < arrivals.length; i++) {
             arrivals[i] = 5_000 + i * 0.1; // 10 per second, starting at 5000 s
         }
-        SimulationResult r = Simulation.of(new MM1Model(Distribution.deterministic(0.05)), Workload.traceSeconds(arrivals))
+        SimulationResult r = Simulation.of(new MM1Model(Distribution.deterministic(0.05)), ArrivalProcess.traceSeconds(arrivals))
                 .removeWarmup(false).run();
         assertEquals(10, r.throughput().value(), 0.01);
         assertEquals(0.5, r.meanPopulation().value(), 0.01);

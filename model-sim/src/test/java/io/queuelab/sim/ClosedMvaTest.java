@@ -20,7 +20,7 @@ class ClosedMvaTest {
         Model model = new DirtyPageBufferModel(Distribution.deterministic(L), Distribution.exponential(X), Integer.MAX_VALUE,
                 Distribution.exponential(1e-9));
         for (int n : new int[] {1, 2, 4, 16}) {
-            SimulationResult r = Simulation.of(model, Workload.closed(n)).duration(5_000).seed(n).run();
+            SimulationResult r = Simulation.of(model, ArrivalProcess.closed(n)).duration(5_000).seed(n).run();
             assertEquals(response[n - 1], r.meanResponse().value(), 0.02 * response[n - 1], "N = " + n);
             assertEquals(throughput[n - 1], r.throughput().value(), 0.02 * throughput[n - 1], "N = " + n);
         }

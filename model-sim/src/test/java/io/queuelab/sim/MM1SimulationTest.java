@@ -16,7 +16,7 @@ class MM1SimulationTest {
         MM1 theory = new MM1(rho, 1.0);
         // heavier load is more autocorrelated: more customers for the same precision
         long customers = rho < 0.85 ? 2_000_000 : 5_000_000;
-        SimulationResult result = Simulation.of(MM1Model.exponential(1.0), Workload.open(rho))
+        SimulationResult result = Simulation.of(MM1Model.exponential(1.0), ArrivalProcess.open(rho))
                 .customers(customers).replications(4).seed(20261121L).run();
 
         // MSER-5 deletes little from a run that starts empty: most customers are counted

@@ -23,7 +23,7 @@ class RunDirectoryTest {
     Path tmp;
 
     private static Simulation dpb(double lambda, long seed) {
-        return Simulation.of(DirtyPageBufferModel.table1(), Workload.open(lambda)).duration(2_000).replications(3).seed(seed);
+        return Simulation.of(DirtyPageBufferModel.table1(), ArrivalProcess.open(lambda)).duration(2_000).replications(3).seed(seed);
     }
 
     @Test
@@ -103,9 +103,9 @@ class RunDirectoryTest {
     @Test
     void replayingARecordedPoissonTraceReproducesTheOpenModel() throws Exception {
         Model mm1 = MM1Model.exponential(0.01);
-        SimulationResult open = Simulation.of(mm1, Workload.open(80)).duration(20_000).seed(7)
+        SimulationResult open = Simulation.of(mm1, ArrivalProcess.open(80)).duration(20_000).seed(7)
                 .writeRun(tmp.resolve("open")).run();
-        Workload.Trace trace = Workload.traceOf(tmp.resolve("open"));
+        ArrivalProcess.Trace trace = ArrivalProcess.traceOf(tmp.resolve("open"));
         assertEquals(80, trace.rate(), 1);
 
         // same seed: the same service times meet the same arrivals (up to ns rounding)
@@ -126,13 +126,13 @@ class RunDirectoryTest {
     @Test
     void measuredServiceTimesBecomeAnEmpiricalDistribution() throws Exception {
         // an M/D/1 run logs service start as sent, so completed - sent is the 10 ms service time
-        Simulation.of(new MM1Model(Distribution.deterministic(0.010)), Workload.open(50)).duration(200).seed(1)
+        Simulation.of(new MM1Model(Distribution.deterministic(0.010)), ArrivalProcess.open(50)).duration(200).seed(1)
                 .writeRun(tmp.resolve("md1")).run();
         Distribution.Empirical measured = Distribution.empiricalServiceTimes(tmp.resolve("md1"));
         assertEquals(10_000, measured.values().length, 500);
         assertEquals(0.010, measured.mean(), 1e-9);
         // resampling it reproduces M/D/1: E[R] = x + rho x / (2 (1 - rho)) = 10 ms + 5 ms
-        SimulationResult md1 = Simulation.of(new MM1Model(measured), Workload.open(50)).customers(400_000).replications(4).seed(2).run();
+        SimulationResult md1 = Simulation.of(new MM1Model(measured), ArrivalProcess.open(50)).customers(400_000).replications(4).seed(2).run();
         assertEquals(0.015, md1.meanResponse().value(), 0.02 * 0.015);
     }
 
@@ -140,7 +140,7 @@ class RunDirectoryTest {
     void unstableOpenModelIsRefusedBeforeAnythingIsWritten() {
         Path out = tmp.resolve("never");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Simulation.of(DirtyPageBufferModel.table1(), Workload.open(40)).duration(10).writeRun(out).run());
+                () -> Simulation.of(DirtyPageBufferModel.table1(), ArrivalProcess.open(40)).duration(10).writeRun(out).run());
         assertTrue(e.getMessage().startsWith("unstable"), e.getMessage());
         assertFalse(Files.exists(out));
     }
@@ -149,6 +149,6 @@ class RunDirectoryTest {
     void existingRunDirectoryIsNeverReused() throws Exception {
         Files.createDirectory(tmp.resolve("taken"));
         assertThrows(java.nio.file.FileAlreadyExistsException.class,
-                () -> Simulation.of(MM1Model.exponential(0.01), Workload.open(10)).duration(10).writeRun(tmp.resolve("taken")).run());
+                () -> Simulation.of(MM1Model.exponential(0.01), ArrivalProcess.open(10)).duration(10).writeRun(tmp.resolve("taken")).run());
     }
 }

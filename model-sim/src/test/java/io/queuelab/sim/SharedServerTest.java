@@ -12,7 +12,7 @@ class SharedServerTest {
     private static final double RHO = 0.8;
 
     private static SimulationResult run(Model model, double lambda, long seed) throws Exception {
-        return Simulation.of(model, Workload.open(lambda)).customers(1_000_000).replications(4).seed(seed).run();
+        return Simulation.of(model, ArrivalProcess.open(lambda)).customers(1_000_000).replications(4).seed(seed).run();
     }
 
     @Test
@@ -51,7 +51,7 @@ class SharedServerTest {
     @Test
     void fullLoadDependentServerRefusesArrivalsAtTheBlockingRate() throws Exception {
         BirthDeath theory = BirthDeath.loadDependent(1.5, 1.0, 0.0, 5);
-        SimulationResult ld = Simulation.of(LoadDependentModel.exponential(1.0, 0.0, 5), Workload.open(1.5))
+        SimulationResult ld = Simulation.of(LoadDependentModel.exponential(1.0, 0.0, 5), ArrivalProcess.open(1.5))
                 .customers(400_000).replications(2).seed(11).removeWarmup(false).run();
         double refused = (double) ld.dropped() / (ld.dropped() + ld.customers());
         assertEquals(theory.blockingProbability(), refused, 0.01);

@@ -8,9 +8,9 @@ import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.compare.Replications;
 import io.queuelab.reports.compare.SimulatedRunModel;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.MM1Model;
-import io.queuelab.sim.Workload;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 import org.junit.jupiter.api.Test;
@@ -59,7 +59,7 @@ class CompareTest {
     @Test
     void theRightModelIsWithinSimulationNoiseAndAWrongOneIsBeyondIt() throws IOException {
         DirtyPageBufferModel table1 = DirtyPageBufferModel.table1();
-        Workload poisson28 = Workload.open(28);
+        ArrivalProcess poisson28 = ArrivalProcess.open(28);
         long n = 20_000;
         // the "measurement": the model itself on other random streams
         SimRuns.write(tmp.resolve("measured"), table1, poisson28, n, 1);
@@ -93,7 +93,7 @@ class CompareTest {
 
     @Test
     void littlesLawHoldsOnAStationaryRunAndFlagsAStall() throws IOException {
-        SimRuns.write(tmp.resolve("mm1"), MM1Model.exponential(0.01), Workload.open(50), 100_000, 8);
+        SimRuns.write(tmp.resolve("mm1"), MM1Model.exponential(0.01), ArrivalProcess.open(50), 100_000, 8);
         List<LittlesLawCheck.Window> windows = LittlesLawCheck.check(RunData.read(tmp.resolve("mm1")));
         assertTrue(windows.size() > 150);
         assertTrue(windows.stream().noneMatch(LittlesLawCheck.Window::flagged),

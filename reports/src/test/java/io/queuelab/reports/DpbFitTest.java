@@ -6,9 +6,9 @@ import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.FlushDetector;
 import io.queuelab.reports.fit.Flushes;
 import io.queuelab.reports.fit.SimulationRefinement;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.MM1Model;
-import io.queuelab.sim.Workload;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,9 +32,9 @@ class DpbFitTest {
     @BeforeAll
     static void simulateTable1() throws IOException {
         DirtyPageBufferModel table1 = DirtyPageBufferModel.table1();
-        SimRuns.writeFor(tmp.resolve("open-25"), table1, Workload.open(25), 3600, 11);
-        SimRuns.writeFor(tmp.resolve("closed-50"), table1, Workload.closed(50), 3600, 12);
-        SimRuns.writeFor(tmp.resolve("closed-1"), table1, Workload.closed(1), 20_000, 13);
+        SimRuns.writeFor(tmp.resolve("open-25"), table1, ArrivalProcess.open(25), 3600, 11);
+        SimRuns.writeFor(tmp.resolve("closed-50"), table1, ArrivalProcess.closed(50), 3600, 12);
+        SimRuns.writeFor(tmp.resolve("closed-1"), table1, ArrivalProcess.closed(1), 20_000, 13);
         open = RunData.read(tmp.resolve("open-25"));
         closed = RunData.read(tmp.resolve("closed-50"));
         single = RunData.read(tmp.resolve("closed-1"));
@@ -124,7 +124,7 @@ class DpbFitTest {
 
     @Test
     void aServerWithoutFlushesIsNotGivenADirtyPageBuffer() throws IOException {
-        SimRuns.write(tmp.resolve("mm1-closed"), MM1Model.exponential(0.01), Workload.closed(20), 100_000, 5);
+        SimRuns.write(tmp.resolve("mm1-closed"), MM1Model.exponential(0.01), ArrivalProcess.closed(20), 100_000, 5);
         RunData noFlush = RunData.read(tmp.resolve("mm1-closed"));
         assertEquals(0, FlushDetector.detect(noFlush).count());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DpbFit.fit(open, noFlush, single));

@@ -6,7 +6,7 @@ import io.queuelab.reports.fit.LoadDependentFit;
 import io.queuelab.reports.fit.Mm1Fits;
 import io.queuelab.reports.fit.Mm1Point;
 import io.queuelab.reports.fit.ModelFit;
-import io.queuelab.sim.Workload;
+import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +35,7 @@ class IdentificationTest {
         List<Mm1Point> points = new ArrayList<>();
         for (double rate : rates) {
             Path dir = tmp.resolve("rate-" + rate + "-" + customers);
-            SimRuns.write(dir, SimRuns.modifiedMm1(X, L), Workload.open(rate), customers, seed++);
+            SimRuns.write(dir, SimRuns.modifiedMm1(X, L), ArrivalProcess.open(rate), customers, seed++);
             points.add(Mm1Point.of(RunData.read(dir)));
         }
         return points;

@@ -6,8 +6,8 @@ import io.queuelab.reports.fit.Mm1Fits;
 import io.queuelab.reports.fit.Mm1Point;
 import io.queuelab.reports.fit.ModelFit;
 import io.queuelab.reports.fit.Residual;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.LoadDependentModel;
-import io.queuelab.sim.Workload;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +35,7 @@ class Mm1FitTest {
     static void simulateSweep() throws IOException {
         for (int i = 0; i < RATES.length; i++) {
             Path dir = tmp.resolve("rate-" + RATES[i]);
-            SimRuns.write(dir, SimRuns.modifiedMm1(X, L), Workload.open(RATES[i]), 600_000, 100 + i);
+            SimRuns.write(dir, SimRuns.modifiedMm1(X, L), ArrivalProcess.open(RATES[i]), 600_000, 100 + i);
             points.add(Mm1Point.of(RunData.read(dir)));
         }
     }
@@ -80,7 +80,7 @@ class Mm1FitTest {
         double[] rates = {5, 15, 25, 35, 45};
         for (int i = 0; i < rates.length; i++) {
             Path dir = tmp.resolve("ld-" + rates[i]);
-            SimRuns.write(dir, LoadDependentModel.exponential(x, p, 1000), Workload.open(rates[i]), 200_000, 200 + i);
+            SimRuns.write(dir, LoadDependentModel.exponential(x, p, 1000), ArrivalProcess.open(rates[i]), 200_000, 200 + i);
             ld.add(Mm1Point.of(RunData.read(dir)));
         }
         ModelFit fit = LoadDependentFit.fitWithLatency(ld, 1000, 0);

@@ -4,9 +4,9 @@ import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogWriter;
 import io.queuelab.reports.data.IntervalSeries;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.MM1Model;
 import io.queuelab.sim.SimulationResult;
-import io.queuelab.sim.Workload;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +29,7 @@ class RunDataTest {
     @Test
     void summaryOfASimulatedRunMatchesTheSimulatorsOwnStatistics() throws IOException {
         Path dir = tmp.resolve("mm1");
-        SimulationResult sim = SimRuns.write(dir, MM1Model.exponential(0.01), Workload.open(60), 100_000, 7);
+        SimulationResult sim = SimRuns.write(dir, MM1Model.exponential(0.01), ArrivalProcess.open(60), 100_000, 7);
         RunData run = RunData.read(dir);
         assertEquals("simulated", run.kind());
         assertEquals(100_000, run.okCount());
@@ -170,8 +170,8 @@ class RunDataTest {
     void mergedPercentilesComeFromMergedHistogramsNotAverages() throws IOException {
         Path fast = tmp.resolve("fast");
         Path slow = tmp.resolve("slow");
-        SimRuns.write(fast, MM1Model.exponential(0.001), Workload.open(100), 20_000, 1);
-        SimRuns.write(slow, MM1Model.exponential(0.01), Workload.open(50), 20_000, 2);
+        SimRuns.write(fast, MM1Model.exponential(0.001), ArrivalProcess.open(100), 20_000, 1);
+        SimRuns.write(slow, MM1Model.exponential(0.01), ArrivalProcess.open(50), 20_000, 2);
         RunData a = RunData.read(fast);
         RunData b = RunData.read(slow);
         Histogram merged = RunData.mergedResponseNanos(List.of(a, b));

@@ -1,9 +1,9 @@
 package io.queuelab.reports;
 
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
-import io.queuelab.sim.Workload;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,13 +18,13 @@ public final class SimRuns {
         return io.queuelab.reports.fit.Mm1Fits.simulationModel(x, l);
     }
 
-    public static SimulationResult write(Path dir, Model model, Workload workload, long customers, long seed) throws IOException {
-        return Simulation.of(model, workload).customers(customers).seed(seed).removeWarmup(false)
+    public static SimulationResult write(Path dir, Model model, ArrivalProcess arrivalProcess, long customers, long seed) throws IOException {
+        return Simulation.of(model, arrivalProcess).customers(customers).seed(seed).removeWarmup(false)
                 .writeRun(dir).run();
     }
 
-    public static SimulationResult writeFor(Path dir, Model model, Workload workload, double seconds, long seed) throws IOException {
-        return Simulation.of(model, workload).duration(seconds).seed(seed).removeWarmup(false)
+    public static SimulationResult writeFor(Path dir, Model model, ArrivalProcess arrivalProcess, double seconds, long seed) throws IOException {
+        return Simulation.of(model, arrivalProcess).duration(seconds).seed(seed).removeWarmup(false)
                 .writeRun(dir).run();
     }
 }

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * lost between them, or logged twice, must fail the check, even when the two cancel in the totals.
  */
 class AccountingCheckTest {
-    private static final LoadPlan PLAN = Runs.poisson(1000, Duration.ofSeconds(1));
+    private static final LoadPlan PLAN = PipelineRuns.poisson(1000, Duration.ofSeconds(1));
     private static final ClientCost.Measured COST = new ClientCost.Measured(0.1, 1, 2, 0, 0, 1);
 
     /** Feeds the recorder as the logger would: requests 0..n-1 dispatched on time, 1 ms apart. */

@@ -60,7 +60,7 @@ class AccountingTest {
     @Test
     void aStallShowsInTheResponseTimeOfEveryRequestScheduledDuringIt() throws Exception {
         // one worker: the stall blocks the whole pipeline, as a stalled single-connection server would
-        RunResult result = Runs.run(Runs.config(Runs.poisson(200, Duration.ofSeconds(4)), 1, 10_000, dir.resolve("co")),
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(200, Duration.ofSeconds(4)), 1, 10_000, dir.resolve("co")),
                 stallingOnce());
         long maxResponse = 0;
         long maxService = 0;
@@ -108,7 +108,7 @@ class AccountingTest {
     @Test
     void overloadIsCountedNeverLost() throws Exception {
         // capacity 100/s (mu) offered 5,000/s with a queue of 50: most requests are dropped, all are logged
-        RunResult result = Runs.run(Runs.config(Runs.poisson(5000, Duration.ofSeconds(3)), 4, 50, dir.resolve("over")),
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(5000, Duration.ofSeconds(3)), 4, 50, dir.resolve("over")),
                 MM1Backend.sync(100, 9));
         LogTotals t = result.totals();
         assertTrue(t.dropped() > 10_000, "dropped " + t.dropped());
@@ -190,7 +190,7 @@ class AccountingTest {
             public void close() {
             }
         };
-        RunResult result = Runs.run(Runs.config(Runs.poisson(500, Duration.ofSeconds(2)), 2, 1000, dir.resolve("fail")), failing);
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(500, Duration.ofSeconds(2)), 2, 1000, dir.resolve("fail")), failing);
         RunSummary s = RunSummary.of(result.directory());
         assertEquals(result.totals().errors(), s.count("timeout"));
         assertEquals(result.totals().errors(), (long) result.totals().errorsByClass().get("timeout"));
@@ -207,7 +207,7 @@ class AccountingTest {
     void warmupIsLoggedButLeftOutOfSummaries() throws Exception {
         LoadPlan plan = new LoadPlan(List.of(Phase.open("warmup", Duration.ofSeconds(1), 300, true),
                 Phase.open("main", Duration.ofSeconds(1), 600, false)), LoadPlan.Arrivals.POISSON, Duration.ZERO);
-        RunResult result = Runs.run(Runs.config(plan, 2, 1000, dir.resolve("warm")), NoopBackend.sync());
+        RunResult result = PipelineRuns.run(PipelineRuns.config(plan, 2, 1000, dir.resolve("warm")), NoopBackend.sync());
         RunSummary s = RunSummary.of(result.directory());
         assertEquals(s.records, result.totals().scheduled());
         assertEquals(300, s.warmupRecords, 4 * Math.sqrt(300));
@@ -217,7 +217,7 @@ class AccountingTest {
 
     @Test
     void asyncClosedLoopKeepsExactlyNInFlight() throws Exception {
-        RunResult result = Runs.run(Runs.config(Runs.closed(4, Duration.ofSeconds(5)), 1, 100, dir.resolve("aclosed")),
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.closed(4, Duration.ofSeconds(5)), 1, 100, dir.resolve("aclosed")),
                 MM1Backend.async(400, 5));
         // from the log: at no instant more than 4 requests between send and completion
         List<long[]> intervals = new java.util.ArrayList<>();

@@ -47,10 +47,10 @@ class DrainAndOverloadTest {
      * would need for them.
      */
     private void unfinishedAtTheDrainTimeout(Backend backend, int workers, String name) throws Exception {
-        RunConfig config = new RunConfig(Runs.poisson(100, Duration.ofSeconds(1)), workers, 1000, 4, 7, 0, 1, null,
+        RunConfig config = new RunConfig(PipelineRuns.poisson(100, Duration.ofSeconds(1)), workers, 1000, 4, 7, 0, 1, null,
                 Duration.ZERO, Duration.ofMillis(300), dir.resolve(name));
         long begin = System.nanoTime();
-        RunResult result = Runs.run(config, backend);
+        RunResult result = PipelineRuns.run(config, backend);
         double seconds = (System.nanoTime() - begin) / 1e9;
         LogTotals t = result.totals();
         assertTrue(t.balanced(), t::toString);
@@ -74,9 +74,9 @@ class DrainAndOverloadTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void overloadOnTheAsynchronousPathIsCountedNeverLost() throws Exception {
-        RunConfig config = new RunConfig(Runs.poisson(1000, Duration.ofSeconds(2)), 1, 50, 4, 9, 0, 1, null,
+        RunConfig config = new RunConfig(PipelineRuns.poisson(1000, Duration.ofSeconds(2)), 1, 50, 4, 9, 0, 1, null,
                 Duration.ZERO, Duration.ofSeconds(5), dir.resolve("async-over"));
-        RunResult result = Runs.run(config, MM1Backend.async(50, 9));
+        RunResult result = PipelineRuns.run(config, MM1Backend.async(50, 9));
         LogTotals t = result.totals();
         assertTrue(t.dropped() > 1_500, t::toString);
         assertTrue(t.balanced(), t::toString);

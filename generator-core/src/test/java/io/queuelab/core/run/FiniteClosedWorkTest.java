@@ -57,7 +57,7 @@ class FiniteClosedWorkTest {
             }
         };
         long started = System.nanoTime();
-        RunResult result = Runs.run(Runs.config(finite(jobs, perJob, Duration.ofSeconds(60)), 1, 100, dir.resolve("finite")), counting);
+        RunResult result = PipelineRuns.run(PipelineRuns.config(finite(jobs, perJob, Duration.ofSeconds(60)), 1, 100, dir.resolve("finite")), counting);
         // 40 sleeps of >= 1 ms each: far less than the 60 s limit, so the run must have ended with the work
         assertTrue(System.nanoTime() - started < 30_000_000_000L, "the run waited for its time limit");
         for (int w = 0; w < jobs; w++) {
@@ -88,7 +88,7 @@ class FiniteClosedWorkTest {
 
     @Test
     void workLeftAtTheTimeLimitIsReportedAsNotDone() throws Exception {
-        RunResult result = Runs.run(Runs.config(finite(2, 1_000_000_000L, Duration.ofMillis(500)), 1, 100, dir.resolve("limit")),
+        RunResult result = PipelineRuns.run(PipelineRuns.config(finite(2, 1_000_000_000L, Duration.ofMillis(500)), 1, 100, dir.resolve("limit")),
                 MM1Backend.sync(1000, 7));
         JsonNode end = result.directory().manifest().root().path("end");
         assertFalse(end.path("allJobsDone").asBoolean(true), end.toString());
@@ -102,8 +102,8 @@ class FiniteClosedWorkTest {
                 List.of(Phase.open("main", Duration.ofSeconds(1), 10, false)), LoadPlan.Arrivals.POISSON, Duration.ZERO, 5));
         assertThrows(IllegalArgumentException.class, () -> new LoadPlan(List.of(Phase.closed("w", Duration.ofSeconds(1), 2, true),
                 Phase.closed("main", Duration.ofSeconds(1), 2, false)), LoadPlan.Arrivals.POISSON, Duration.ZERO, 5));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Runs.run(
-                Runs.config(finite(2, 5, Duration.ofSeconds(5)), 1, 100, dir.resolve("async")), MM1Backend.async(400, 5)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PipelineRuns.run(
+                PipelineRuns.config(finite(2, 5, Duration.ofSeconds(5)), 1, 100, dir.resolve("async")), MM1Backend.async(400, 5)));
         assertTrue(e.getMessage().contains("synchronous"), e.getMessage());
         assertFalse(java.nio.file.Files.exists(dir.resolve("async")), "no run directory for a refused run");
     }

@@ -102,8 +102,8 @@ class GapCheckTest {
     }
 
     private SelfCheck run(AsyncBackend backend, String name) throws Exception {
-        LoadPlan plan = Runs.poisson(RATE, Duration.ofSeconds(3));
-        RunResult result = Runs.run(Runs.config(plan, 1, 1000, dir.resolve(name)), backend);
+        LoadPlan plan = PipelineRuns.poisson(RATE, Duration.ofSeconds(3));
+        RunResult result = PipelineRuns.run(PipelineRuns.config(plan, 1, 1000, dir.resolve(name)), backend);
         assertTrue(result.selfCheck().phases().get(0).ksSampleSize() > 5000, "a 3 s phase at 2,000/s");
         return result.selfCheck();
     }

@@ -29,9 +29,9 @@ class MM1PipelineTest {
     void openLoopResponseTimesAreThoseOfMM1() throws Exception {
         Duration duration = Duration.ofSeconds(210); // >= 20,000 requests (expected 21,000)
         CompletableFuture<RunResult> sync = CompletableFuture.supplyAsync(() -> call(() ->
-                Runs.run(Runs.config(Runs.poisson(LAMBDA, duration), 32, 10_000, dir.resolve("sync")), MM1Backend.sync(MU, 1))));
+                PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(LAMBDA, duration), 32, 10_000, dir.resolve("sync")), MM1Backend.sync(MU, 1))));
         CompletableFuture<RunResult> async = CompletableFuture.supplyAsync(() -> call(() ->
-                Runs.run(Runs.config(Runs.poisson(LAMBDA, duration), 1, 10_000, dir.resolve("async")), MM1Backend.async(MU, 2))));
+                PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(LAMBDA, duration), 1, 10_000, dir.resolve("async")), MM1Backend.async(MU, 2))));
         RunResult[] results = {sync.get(), async.get()};
         for (RunResult result : results) {
             RunSummary s = RunSummary.of(result.directory());
@@ -58,7 +58,7 @@ class MM1PipelineTest {
 
     @Test
     void closedLoopOfEightSaturatesTheServer() throws Exception {
-        RunResult result = Runs.run(Runs.config(Runs.closed(8, Duration.ofSeconds(20)), 1, 100, dir.resolve("closed")),
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.closed(8, Duration.ofSeconds(20)), 1, 100, dir.resolve("closed")),
                 MM1Backend.sync(MU, 3));
         RunSummary s = RunSummary.of(result.directory());
         double throughput = s.okRate();

@@ -31,7 +31,7 @@ class OpenLoopTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anIdleWorkerSendsAtTheInstantItself() throws Exception {
-        RunResult result = Runs.run(Runs.config(Runs.poisson(500, Duration.ofSeconds(3)), 4, 1000, dir.resolve("run")),
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(500, Duration.ofSeconds(3)), 4, 1000, dir.resolve("run")),
                 NoopBackend.sync());
         SelfCheck.PhaseCheck main = result.selfCheck().phases().get(0);
         assertTrue(main.idleWorkerRequests() >= 0.95 * main.scheduled(),
@@ -59,7 +59,7 @@ class OpenLoopTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aLightLoadIsCarriedByTheFewestWorkers() throws Exception {
-        RunResult result = Runs.run(Runs.config(Runs.poisson(500, Duration.ofSeconds(3)), 16, 1000, dir.resolve("run")),
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(500, Duration.ofSeconds(3)), 16, 1000, dir.resolve("run")),
                 NoopBackend.sync());
         long[] perWorker = new long[16];
         long all = 0;
@@ -83,7 +83,7 @@ class OpenLoopTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void dropsOfAClientThatCouldNotKeepUpAreNamedAsTheClients() throws Exception {
-        RunResult result = Runs.run(Runs.config(Runs.poisson(2_000_000, Duration.ofSeconds(1)), 1, 1000, dir.resolve("run")),
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(2_000_000, Duration.ofSeconds(1)), 1, 1000, dir.resolve("run")),
                 NoopBackend.sync());
         assertTrue(result.totals().dropped() > 0, "dropped " + result.totals().dropped());
         assertTrue(result.totals().balanced());
@@ -105,7 +105,7 @@ class OpenLoopTest {
     }
 
     private void stopsCleanly(Backend backend, int workers) throws Exception {
-        LoadPlan plan = Runs.poisson(1000, Duration.ofSeconds(60));
+        LoadPlan plan = PipelineRuns.poisson(1000, Duration.ofSeconds(60));
         RunStop stop = new RunStop();
         Thread stopper = new Thread(() -> {
             try {
@@ -119,7 +119,7 @@ class OpenLoopTest {
         long begin = System.nanoTime();
         RunResult result;
         try (backend) {
-            result = LoadRun.execute(Runs.config(plan, workers, 100_000, dir.resolve("run")), backend,
+            result = LoadRun.execute(PipelineRuns.config(plan, workers, 100_000, dir.resolve("run")), backend,
                     Map.of("backend", "test"), null, RunCompanion.NONE, stop);
         }
         assertTrue(System.nanoTime() - begin < 20e9, "the run ended soon after the stop, not after its 60 s");

@@ -1,10 +1,10 @@
 package io.queuelab.sim.bench;
 
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.MM1Model;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
-import io.queuelab.sim.Workload;
 
 import java.lang.management.ManagementFactory;
 
@@ -32,7 +32,7 @@ public final class CpuTimeProbe {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long wall = System.nanoTime();
         long cpu = os.getProcessCpuTime();
-        Simulation.of(model, Workload.open(lambda)).customers(customers).threads(1).seed(round).run();
+        Simulation.of(model, ArrivalProcess.open(lambda)).customers(customers).threads(1).seed(round).run();
         long cpuUsed = os.getProcessCpuTime() - cpu;
         long wallUsed = System.nanoTime() - wall;
         if (report) {

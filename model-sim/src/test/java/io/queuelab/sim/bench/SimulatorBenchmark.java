@@ -1,10 +1,10 @@
 package io.queuelab.sim.bench;
 
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.MM1Model;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
-import io.queuelab.sim.Workload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -35,7 +35,7 @@ public class SimulatorBenchmark {
     private long seed;
 
     private double run(Model model, double lambda, int replications) throws Exception {
-        return Simulation.of(model, Workload.open(lambda)).customers(CUSTOMERS).replications(replications)
+        return Simulation.of(model, ArrivalProcess.open(lambda)).customers(CUSTOMERS).replications(replications)
                 .threads(replications).seed(++seed).run().meanResponse().value();
     }
 

@@ -2,10 +2,10 @@ package io.queuelab.reports.compare;
 
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.reports.data.RequestSource;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.ReplicationResult;
 import io.queuelab.sim.Simulation;
-import io.queuelab.sim.Workload;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -43,9 +43,9 @@ public final class Replications {
      * Independent replications by model-sim (separate random streams, MSER-5 warm-up removed),
      * each of {@code sampleSize} customers after warm-up at most.
      */
-    public static List<Histogram> simulate(Model model, Workload workload, long sampleSize, int count, long seed) throws IOException {
+    public static List<Histogram> simulate(Model model, ArrivalProcess arrivalProcess, long sampleSize, int count, long seed) throws IOException {
         List<Histogram> out = new ArrayList<>();
-        for (ReplicationResult r : Simulation.of(model, workload).customers(sampleSize).replications(count).seed(seed).run().replications()) {
+        for (ReplicationResult r : Simulation.of(model, arrivalProcess).customers(sampleSize).replications(count).seed(seed).run().replications()) {
             out.add(r.responseTimes());
         }
         return out;

@@ -1,13 +1,13 @@
 package io.queuelab.reports.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.LoadDependentModel;
 import io.queuelab.sim.MM1Model;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.ProcessorSharingModel;
-import io.queuelab.sim.Workload;
 
 import java.util.Optional;
 
@@ -17,7 +17,7 @@ import java.util.Optional;
  * measured run, a trace-driven run, or a model with a distribution that cannot be rebuilt
  * (empirical service times).
  */
-public record SimulatedRunModel(Model model, Workload workload) {
+public record SimulatedRunModel(Model model, ArrivalProcess workload) {
 
     public static Optional<SimulatedRunModel> of(JsonNode manifest) {
         JsonNode section = manifest.path("model");
@@ -33,13 +33,13 @@ public record SimulatedRunModel(Model model, Workload workload) {
                 default -> null;
             };
             JsonNode w = section.path("workload");
-            Workload workload = switch (w.path("mode").asText("")) {
-                case "open" -> Workload.open(w.path("lambda").asDouble());
+            ArrivalProcess workload = switch (w.path("mode").asText("")) {
+                case "open" -> ArrivalProcess.open(w.path("lambda").asDouble());
                 // a trace-driven run is replicated as Poisson arrivals at the trace's rate
-                case "trace" -> w.path("rate").isNumber() ? Workload.open(w.path("rate").asDouble()) : null;
+                case "trace" -> w.path("rate").isNumber() ? ArrivalProcess.open(w.path("rate").asDouble()) : null;
                 case "closed" -> w.path("thinkTime").isObject()
-                        ? Workload.closed(w.path("jobs").asInt(), distribution(w.path("thinkTime")))
-                        : Workload.closed(w.path("jobs").asInt());
+                        ? ArrivalProcess.closed(w.path("jobs").asInt(), distribution(w.path("thinkTime")))
+                        : ArrivalProcess.closed(w.path("jobs").asInt());
                 default -> null;
             };
             return model == null || workload == null ? Optional.empty() : Optional.of(new SimulatedRunModel(model, workload));

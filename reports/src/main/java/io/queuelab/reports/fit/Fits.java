@@ -1,8 +1,8 @@
 package io.queuelab.reports.fit;
 
+import io.queuelab.reports.data.RunArguments;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
-import io.queuelab.reports.data.Runs;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,7 +27,7 @@ public final class Fits {
 
     /** The paper's M/M/1 fit and the joint fit, from open runs (run or sweep directories, CSV logs). */
     public static List<ModelFit> mm1(List<Path> runsOrSweeps) throws IOException {
-        List<Mm1Point> points = mm1Points(Runs.read(Runs.expand(runsOrSweeps)));
+        List<Mm1Point> points = mm1Points(RunArguments.read(RunArguments.expand(runsOrSweeps)));
         return List.of(Mm1Fits.paper(points), Mm1Fits.joint(points));
     }
 

@@ -2,10 +2,10 @@ package io.queuelab.reports.fit;
 
 import io.queuelab.reports.compare.Distances;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
-import io.queuelab.sim.Workload;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.exception.TooManyEvaluationsException;
 import org.apache.commons.math3.optim.InitialGuess;
@@ -24,7 +24,7 @@ import java.util.function.Function;
 
 /**
  * Refinement by simulation: the parameters that minimise the Wasserstein-1 distance between a
- * measured run's response times and those of the model simulated under the same workload (the
+ * measured run's response times and those of the model simulated under the same arrival process (the
  * run's own arrival instants when it is a run directory of an open run). Derivative-free
  * (Nelder-Mead on the logarithms of the parameters, so they stay positive); every evaluation uses
  * the same seed, so the random numbers are common to all candidates and differences between them
@@ -42,7 +42,7 @@ public final class SimulationRefinement {
     public record Result(double[] parameters, double startDistance, double distance, int evaluations) {
     }
 
-    public static Result refine(RunData measured, Workload workload, Function<double[], Model> model, double[] start,
+    public static Result refine(RunData measured, ArrivalProcess arrivalProcess, Function<double[], Model> model, double[] start,
                                 int maxEvaluations, long seed) {
         if (measured.okCount() == 0) {
             throw new IllegalArgumentException("no successful requests in " + measured.name());
@@ -52,7 +52,7 @@ public final class SimulationRefinement {
         Function<double[], Double> w1 = logParams -> {
             double[] p = Arrays.stream(logParams).map(Math::exp).toArray();
             try {
-                Histogram simulated = Simulation.of(model.apply(p), workload).customers(measured.okCount()).seed(seed)
+                Histogram simulated = Simulation.of(model.apply(p), arrivalProcess).customers(measured.okCount()).seed(seed)
                         .removeWarmup(false).run().responseTimes();
                 return Distances.between(target, simulated).wasserstein();
             } catch (IllegalArgumentException unstable) {
@@ -90,11 +90,11 @@ public final class SimulationRefinement {
      * from the paper-method estimates.
      */
     public static DpbRefinement refineDpb(RunData open, DpbFit fit, int maxEvaluations, long seed) throws IOException {
-        Workload workload = Files.isDirectory(open.source()) ? Workload.traceOf(open.source()) : Workload.open(open.arrivalRate());
+        ArrivalProcess arrivalProcess = Files.isDirectory(open.source()) ? ArrivalProcess.traceOf(open.source()) : ArrivalProcess.open(open.arrivalRate());
         double ndMean = Math.max(1e-9, fit.networkDelayMean());
         Function<double[], Model> model = p -> DirtyPageBufferModel.of(p[0], fit.networkDelayConstant(), ndMean,
                 (int) Math.max(1, Math.round(p[2])), p[1]);
-        Result r = refine(open, workload, model, new double[] {fit.processingMean(), fit.dirtyPageMean(), fit.bufferPages()},
+        Result r = refine(open, arrivalProcess, model, new double[] {fit.processingMean(), fit.dirtyPageMean(), fit.bufferPages()},
                 maxEvaluations, seed);
         return new DpbRefinement((DirtyPageBufferModel) model.apply(r.parameters()), r);
     }

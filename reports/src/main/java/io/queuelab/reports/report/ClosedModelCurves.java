@@ -4,9 +4,9 @@ import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.ModelFit;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
-import io.queuelab.sim.Workload;
 import io.queuelab.sim.analytic.ClosedMva;
 
 import java.io.IOException;
@@ -33,7 +33,7 @@ record ClosedModelCurves(String name, double[] jobs, double[] responseSeconds, d
             double[] response = new double[jobs.length], throughput = new double[jobs.length];
             for (int i = 0; i < jobs.length; i++) {
                 RunData run = closedMeasured.get(i);
-                SimulationResult r = Simulation.of(dpb.get().model(), Workload.closed((int) jobs[i]))
+                SimulationResult r = Simulation.of(dpb.get().model(), ArrivalProcess.closed((int) jobs[i]))
                         .duration(Math.max(1, run.spanSeconds())).seed(seed).run();
                 response[i] = r.meanResponse().value();
                 throughput[i] = r.throughput().value();

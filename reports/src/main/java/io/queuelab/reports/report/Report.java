@@ -12,7 +12,7 @@ import io.queuelab.reports.compare.Replications;
 import io.queuelab.reports.compare.Verdict;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
-import io.queuelab.reports.data.Runs;
+import io.queuelab.reports.data.RunArguments;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.FlushDetector;
 import io.queuelab.reports.fit.Flushes;
@@ -27,7 +27,7 @@ import io.queuelab.reports.fit.Fits;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
-import io.queuelab.sim.Workload;
+import io.queuelab.sim.ArrivalProcess;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -87,8 +87,8 @@ public final class Report {
     /** Writes the report and returns it, with its charts (for tests). */
     static Report written(List<Path> runsOrSweeps, Path out) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        List<Path> paths = Runs.expand(runsOrSweeps);
-        List<RunData> runs = Runs.read(paths);
+        List<Path> paths = RunArguments.expand(runsOrSweeps);
+        List<RunData> runs = RunArguments.read(paths);
         Report report = new Report(out);
         Files.createDirectories(report.pngDir);
         String html = report.build(runs);
@@ -399,14 +399,14 @@ public final class Report {
         Model model = dpb.isPresent() ? dpb.get().model() : Mm1Fits.simulationModel(mm1.get().value("x"), mm1.get().value("l"));
         String modelName = dpb.isPresent() ? "fitted DPB model" : "fitted modified M/M/1";
         boolean traceable = shape.open() && java.nio.file.Files.isDirectory(m.source());
-        Workload workload = shape.closed() ? Workload.closed(shape.jobs())
-                : traceable ? Workload.traceOf(m.source()) : Workload.open(shape.level());
+        ArrivalProcess workload = shape.closed() ? ArrivalProcess.closed(shape.jobs())
+                : traceable ? ArrivalProcess.traceOf(m.source()) : ArrivalProcess.open(shape.level());
         Simulation simulation = Simulation.of(model, workload).seed(YARDSTICK_SEED - 1);
         // a trace ends by itself; a closed run lasts as long as the measured one; an open run of a CSV log has no
         // trace to replay, so it gets as many customers as the log has successful requests
         SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds()))
                 : traceable ? simulation : simulation.customers(m.okCount())).run();
-        Workload replicated = shape.closed() ? workload : Workload.open(shape.level());
+        ArrivalProcess replicated = shape.closed() ? workload : ArrivalProcess.open(shape.level());
         Replications.Yardstick yardstick = new Replications.Yardstick(
                 Replications.simulate(model, replicated, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
                 YARDSTICK_REPLICATIONS + " independent replications of " + m.okCount() + " requests by model-sim of the " + modelName

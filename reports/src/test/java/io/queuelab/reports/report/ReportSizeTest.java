@@ -2,8 +2,8 @@ package io.queuelab.reports.report;
 
 import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Model;
-import io.queuelab.sim.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,10 +31,10 @@ class ReportSizeTest {
         Path sweep = tmp.resolve("select");
         long seed = 7;
         for (double fraction : new double[] {0.1, 0.3, 0.5, 0.7, 0.8, 0.9}) {
-            measured(sweep.resolve("rate-" + (int) (5000 * fraction)), server, Workload.open(5000 * fraction), seed++);
+            measured(sweep.resolve("rate-" + (int) (5000 * fraction)), server, ArrivalProcess.open(5000 * fraction), seed++);
         }
         for (int n : new int[] {1, 2, 4, 8, 16, 32, 64}) {
-            measured(sweep.resolve("closed-" + n), server, Workload.closed(n), seed++);
+            measured(sweep.resolve("closed-" + n), server, ArrivalProcess.closed(n), seed++);
         }
         Path html = tmp.resolve("report.html");
         Report report = Report.written(List.of(sweep), html);
@@ -50,8 +50,8 @@ class ReportSizeTest {
         assertEquals(measured64, mva.getYData()[63], 0.05 * measured64);
     }
 
-    private static void measured(Path dir, Model model, Workload workload, long seed) throws IOException {
-        SimRuns.writeFor(dir, model, workload, 20, seed);
+    private static void measured(Path dir, Model model, ArrivalProcess arrivalProcess, long seed) throws IOException {
+        SimRuns.writeFor(dir, model, arrivalProcess, 20, seed);
         Manifest manifest = Manifest.read(dir);
         manifest.root().put("kind", "measured");
         manifest.write(dir);

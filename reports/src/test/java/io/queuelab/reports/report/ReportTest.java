@@ -3,8 +3,8 @@ package io.queuelab.reports.report;
 import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
-import io.queuelab.sim.Workload;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,21 +42,21 @@ class ReportTest {
         Path simulated = tmp.resolve("simulated");
         long seed = 1;
         for (double rate : new double[] {5, 12.5, 18.75, 25}) {
-            measuredRun(measured.resolve("open-" + rate), table1, Workload.open(rate), 600, seed++);
+            measuredRun(measured.resolve("open-" + rate), table1, ArrivalProcess.open(rate), 600, seed++);
         }
-        SimRuns.writeFor(simulated.resolve("open-25"), table1, Workload.open(25), 15_000, seed++);
+        SimRuns.writeFor(simulated.resolve("open-25"), table1, ArrivalProcess.open(25), 15_000, seed++);
         Files.writeString(measured.resolve("sweep.json"), "{}"); // a sweep's own files are not runs
         for (int n : new int[] {1, 5, 50}) {
-            measuredRun(measured.resolve("closed-" + n), table1, Workload.closed(n), n == 1 ? 3000 : 600, seed++);
-            SimRuns.writeFor(simulated.resolve("closed-" + n), table1, Workload.closed(n), 600, seed++);
+            measuredRun(measured.resolve("closed-" + n), table1, ArrivalProcess.closed(n), n == 1 ? 3000 : 600, seed++);
+            SimRuns.writeFor(simulated.resolve("closed-" + n), table1, ArrivalProcess.closed(n), 600, seed++);
         }
         html = tmp.resolve("report.html");
         report = Report.written(List.of(measured, simulated), html);
         document = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(html.toFile());
     }
 
-    static void measuredRun(Path dir, DirtyPageBufferModel model, Workload workload, double seconds, long seed) throws IOException {
-        SimRuns.writeFor(dir, model, workload, seconds, seed);
+    static void measuredRun(Path dir, DirtyPageBufferModel model, ArrivalProcess arrivalProcess, double seconds, long seed) throws IOException {
+        SimRuns.writeFor(dir, model, arrivalProcess, seconds, seed);
         Manifest manifest = Manifest.read(dir);
         manifest.root().put("kind", "measured");
         manifest.write(dir);

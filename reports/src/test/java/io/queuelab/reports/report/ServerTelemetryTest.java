@@ -4,7 +4,7 @@ import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerTelemetry;
-import io.queuelab.sim.Workload;
+import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;
@@ -28,7 +28,7 @@ class ServerTelemetryTest {
 
     private Path run(String name) throws IOException {
         Path dir = tmp.resolve(name);
-        SimRuns.writeFor(dir, SimRuns.modifiedMm1(0.01, 0.001), Workload.open(50), 20, 3);
+        SimRuns.writeFor(dir, SimRuns.modifiedMm1(0.01, 0.001), ArrivalProcess.open(50), 20, 3);
         Manifest manifest = Manifest.read(dir);
         manifest.root().put("kind", "measured");
         manifest.section("start").put("anchorEpochNanos", ANCHOR);

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /** Shorthands for the pipeline tests. */
-final class Runs {
-    private Runs() {
+final class PipelineRuns {
+    private PipelineRuns() {
     }
 
     static LoadPlan poisson(double rate, Duration duration) {

@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RecorderTest {
+class ReplicationStatisticsTest {
 
     @Test
     void mserCutsAnInitialTransientAndNothingFromAStationarySeries() {
@@ -28,20 +28,20 @@ class RecorderTest {
     @Test
     void warmupFromAnOverloadedStartIsRemoved() {
         // requests 0..49999 see a long queue (response 10 s), the rest 1 s: the cut must land after the transient
-        Recorder recorder = new Recorder();
+        ReplicationStatistics statistics = new ReplicationStatistics();
         double t = 0;
         for (int i = 0; i < 1_000_000; i++) {
             double response = i < 50_000 ? 10 : 1;
             t += 0.5;
-            recorder.answered(t, t, t + response);
+            statistics.answered(t, t, t + response);
         }
-        ReplicationResult r = recorder.finish(0, true, 0.95, 0);
+        ReplicationResult r = statistics.finish(0, true, 0.95, 0);
         assertEquals(1.0, r.meanResponse(), 1e-12);
         assertTrue(r.warmupCustomers() >= 50_000 && r.warmupCustomers() <= 50_000 + 1_000_000 / 16, "cut " + r.warmupCustomers());
         assertEquals(r.customers() + r.warmupCustomers(), 1_000_000);
         assertEquals(2.0, r.throughput(), 1e-3);
 
-        Recorder kept = new Recorder();
+        ReplicationStatistics kept = new ReplicationStatistics();
         for (int i = 0; i < 1000; i++) {
             kept.answered(i, i, i + (i < 10 ? 10 : 1));
         }

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** How requests arrive: open Poisson, a replayed trace of arrival instants, or a closed population. */
-public sealed interface Workload permits Workload.Open, Workload.Trace, Workload.Closed {
+public sealed interface ArrivalProcess permits ArrivalProcess.Open, ArrivalProcess.Trace, ArrivalProcess.Closed {
 
     /** open, trace or closed. */
     String mode();
@@ -57,7 +57,7 @@ public sealed interface Workload permits Workload.Open, Workload.Trace, Workload
         return new Closed(jobs, thinkTime);
     }
 
-    record Open(double lambda) implements Workload {
+    record Open(double lambda) implements ArrivalProcess {
         public Open {
             if (!(lambda > 0) || !Double.isFinite(lambda)) {
                 throw new IllegalArgumentException("arrival rate lambda must be a positive number per second, got " + lambda);
@@ -76,7 +76,7 @@ public sealed interface Workload permits Workload.Open, Workload.Trace, Workload
     }
 
     /** Arrival instants in ns; the simulated time axis is the trace's own (instant 0 = its anchor). */
-    record Trace(long[] arrivalNanos) implements Workload {
+    record Trace(long[] arrivalNanos) implements ArrivalProcess {
         public Trace {
             if (arrivalNanos.length == 0) {
                 throw new IllegalArgumentException("a trace needs at least one arrival");
@@ -144,7 +144,7 @@ public sealed interface Workload permits Workload.Open, Workload.Trace, Workload
         }
     }
 
-    record Closed(int jobs, Distribution thinkTime) implements Workload {
+    record Closed(int jobs, Distribution thinkTime) implements ArrivalProcess {
         public Closed {
             if (jobs < 1) {
                 throw new IllegalArgumentException("a closed workload needs at least 1 job, got " + jobs);

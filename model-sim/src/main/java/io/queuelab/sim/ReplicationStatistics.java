@@ -16,7 +16,7 @@ import java.util.Arrays;
  * most {@link #MAX_SEGMENTS} segments, merged the same way) so that the warm-up found at the end can
  * be cut at a segment boundary. Optionally writes every request to a request log.
  */
-final class Recorder {
+final class ReplicationStatistics {
     static final int MAX_BATCHES = 1 << 14;
     static final int MAX_SEGMENTS = 32;
     static final int FIRST_BATCH_SIZE = 5; // MSER-5
@@ -48,8 +48,8 @@ final class Recorder {
     private final Writer flushLog;
     private final long warmupToFlag;
 
-    /** A recorder that writes nothing. */
-    Recorder() {
+    /** Statistics that write no log. */
+    ReplicationStatistics() {
         this(null, null, 0);
     }
 
@@ -59,7 +59,7 @@ final class Recorder {
      * @param warmupToFlag the first {@code warmupToFlag} answered requests (and the refusals among
      *                     them) are logged with {@link LogFormat#FLAG_WARMUP}
      */
-    Recorder(RequestLogWriter log, Writer flushLog, long warmupToFlag) {
+    ReplicationStatistics(RequestLogWriter log, Writer flushLog, long warmupToFlag) {
         this.log = log;
         this.flushLog = flushLog;
         this.warmupToFlag = warmupToFlag;

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Finds the runs named on a command line: run directories, log files, or sweep directories of runs. */
-public final class Runs {
-    private Runs() {
+public final class RunArguments {
+    private RunArguments() {
     }
 
     /**
@@ -25,7 +25,7 @@ public final class Runs {
                 runs.add(path);
             } else if (Files.isDirectory(path)) {
                 try (Stream<Path> children = Files.list(path)) {
-                    List<Path> inside = children.filter(Runs::isRunInSweep).sorted().toList();
+                    List<Path> inside = children.filter(RunArguments::isRunInSweep).sorted().toList();
                     if (inside.isEmpty()) {
                         throw new IOException("no runs in " + path + " (no " + LogFormat.FILE_NAME + " in it or its subdirectories)");
                     }
