@@ -46,6 +46,11 @@ public record DirtyPageBufferModel(Distribution networkDelay, Distribution proce
     }
 
     @Override
+    public Engine engine() {
+        return Engine.fcfsWithBuffer(networkDelay, processing, bufferPages, dirtyPage);
+    }
+
+    @Override
     public String name() {
         return "dpb";
     }

@@ -22,18 +22,11 @@ final class FcfsServer {
     private double free;                   // instant the server can take the next request
     private int pages;
 
-    FcfsServer(Model model, Streams streams, ReplicationStatistics statistics) {
-        if (model instanceof DirtyPageBufferModel dpb) {
-            delay = dpb.networkDelay();
-            service = dpb.processing();
-            bufferPages = dpb.bufferPages();
-            flushDuration = new FlushDuration(dpb.dirtyPage(), bufferPages, streams.pages());
-        } else {
-            delay = null;
-            service = ((MM1Model) model).service();
-            bufferPages = 0;
-            flushDuration = null;
-        }
+    FcfsServer(Engine.Fcfs server, Streams streams, ReplicationStatistics statistics) {
+        delay = server.delay;
+        service = server.service;
+        bufferPages = server.bufferPages;
+        flushDuration = server.bufferPages > 0 ? new FlushDuration(server.dirtyPage, bufferPages, streams.pages()) : null;
         minDelay = delay == null ? 0 : delay.lowerBound();
         delayRandom = streams.delay();
         serviceRandom = streams.service();

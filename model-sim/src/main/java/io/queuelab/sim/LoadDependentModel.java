@@ -39,6 +39,11 @@ public record LoadDependentModel(Distribution service, double p, int capacity) i
     }
 
     @Override
+    public Engine engine() {
+        return Engine.processorSharing(service, capacity, this::speed);
+    }
+
+    @Override
     public String name() {
         return "mm1-ld";
     }

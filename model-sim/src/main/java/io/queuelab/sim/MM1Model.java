@@ -12,6 +12,11 @@ public record MM1Model(Distribution service) implements ServiceTimeModel {
     }
 
     @Override
+    public Engine engine() {
+        return Engine.fcfs(service);
+    }
+
+    @Override
     public String name() {
         return "mm1";
     }

@@ -11,6 +11,12 @@ public sealed interface Model permits ServiceTimeModel, DirtyPageBufferModel {
     /** The command-line name: mm1, mm1-ps, mm1-ld or dpb. */
     String name();
 
+    /**
+     * The engine that simulates this model: each model says how its server works, so the
+     * simulation never chooses by the model's type.
+     */
+    Engine engine();
+
     /** Every parameter, for the manifest's "model" section. */
     Map<String, Object> parameters();
 

@@ -12,6 +12,11 @@ public record ProcessorSharingModel(Distribution service) implements ServiceTime
     }
 
     @Override
+    public Engine engine() {
+        return Engine.processorSharing(service);
+    }
+
+    @Override
     public String name() {
         return "mm1-ps";
     }

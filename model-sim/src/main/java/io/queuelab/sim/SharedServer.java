@@ -15,16 +15,15 @@ final class SharedServer {
     private final SplittableRandom serviceRandom;
     private final ReplicationStatistics statistics;
 
-    SharedServer(ServiceTimeModel model, Streams streams, ReplicationStatistics statistics) {
-        service = model.service();
-        if (model instanceof LoadDependentModel ld) {
-            capacity = ld.capacity();
+    SharedServer(Engine.ProcessorSharing server, Streams streams, ReplicationStatistics statistics) {
+        service = server.service;
+        capacity = server.capacity;
+        if (server.speed != null) {
             ratePerRequest = new double[capacity + 1];
             for (int n = 1; n <= capacity; n++) {
-                ratePerRequest[n] = ld.speed(n) / n;
+                ratePerRequest[n] = server.speed.applyAsDouble(n) / n;
             }
         } else {
-            capacity = Integer.MAX_VALUE;
             ratePerRequest = null;
         }
         serviceRandom = streams.service();

@@ -1,39 +1,30 @@
 package io.queuelab.sim;
 
-import io.queuelab.core.log.Manifest;
-import io.queuelab.core.log.RequestLogWriter;
-import io.queuelab.core.log.RunDirectory;
-
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
- * A simulation to run: a {@link Model}, an {@link ArrivalProcess}, a stop rule, replications and a seed.
+ * A simulation to run, configured step by step: a {@link Model}, an {@link ArrivalProcess}, a stop
+ * rule, replications and a seed. {@link #run()} hands the configuration to the parts that do the
+ * work: the model's {@link Engine} serves each {@link Replication},
+ * {@link IndependentReplications} runs them in parallel from independent seeds, and
+ * {@link SimulatedRunWriter} writes the run directory if one is asked for.
  *
  * <pre>
  * SimulationResult r = Simulation.of(MM1Model.exponential(0.01), ArrivalProcess.open(80))
  *         .duration(10_000).replications(4).seed(1).run();
  * </pre>
  *
- * Guarantees: the result depends only on the configuration, never on the number of threads or on
+ * Guarantees: every setter refuses a value out of range at once (IllegalArgumentException, one
+ * line); the result depends only on the configuration, never on the number of threads or on
  * timing (replication i draws from {@code new SplittableRandom(s_i)}, s_i the i-th {@code nextLong()}
  * of {@code new SplittableRandom(seed)}); memory does not grow with the number of simulated
  * requests (the per-request log of replication 0, written only with a run directory, streams to
- * disk); an open model whose utilization is 1 or more is
- * refused by {@link #validate()} with a message that names it unstable.
+ * disk); an open model whose utilization is 1 or more, and a replication beyond
+ * {@link #MAX_CUSTOMERS}, are refused by {@link #validate()} with a one-line message.
  */
 public final class Simulation {
     private final Model model;
@@ -186,130 +177,26 @@ public final class Simulation {
     /** Runs every replication and, if asked, writes the run directory. */
     public SimulationResult run() throws IOException {
         validate();
-        RunDirectory run = runDirectory == null ? null : RunDirectory.create(runDirectory);
-        Manifest manifest = Manifest.create("simulated");
-        if (run != null) {
-            describe(manifest);
-            manifest.write(run.path());
-        }
-        SplittableRandom root = new SplittableRandom(seed);
-        List<Long> seeds = new ArrayList<>();
-        List<ReplicationResult> results = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "simulation");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            int target = Double.isNaN(precision) ? replications : Math.max(2, replications);
-            int checked = Math.max(2, replications) - 1;
-            while (true) {
-                List<Future<ReplicationResult>> round = new ArrayList<>();
-                for (int i = results.size(); i < target; i++) {
-                    seeds.add(root.nextLong()); // in index order, so seed i never depends on threads
-                    long replicationSeed = seeds.get(i);
-                    int index = i;
-                    round.add(pool.submit(() -> replicate(index, replicationSeed, index == 0 ? run : null)));
-                }
-                for (Future<ReplicationResult> f : round) {
-                    results.add(await(f));
-                }
-                if (Double.isNaN(precision)) {
-                    break;
-                }
-                // the stop is the first count, in index order, whose interval is narrow enough, so it
-                // does not depend on how many replications a round ran in parallel
-                int enough = firstPreciseCount(results, checked);
-                if (enough > 0) {
-                    results.subList(enough, results.size()).clear();
-                    break;
-                }
-                checked = results.size();
-                if (target >= maxReplications) {
-                    break;
-                }
-                target = Math.min(maxReplications, target + threads);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        SimulatedRunWriter writer = runDirectory == null ? null : SimulatedRunWriter.create(runDirectory, model, describe());
+        Replication replication = new Replication(model.engine(), arrivalProcess, new Stop(duration, customers),
+                removeWarmup, confidence);
+        List<ReplicationResult> results = new IndependentReplications(seed, replications, precision, maxReplications,
+                confidence, threads).run((index, replicationSeed) -> index == 0 && writer != null
+                        ? writer.logged(replication, index, replicationSeed) : replication.run(index, replicationSeed));
         SimulationResult result = new SimulationResult(model, arrivalProcess, seed, confidence, results, runDirectory);
         if (result.customers() == 0) {
             // the manifest stays incomplete: nothing was measured
             throw new IllegalStateException("no request was answered in " + results.size()
                     + " replication(s): lengthen the run (duration or customers) or raise the arrival rate");
         }
-        if (run != null) {
-            RunManifest.summarize(manifest, result);
-            manifest.markComplete();
-            manifest.write(run.path());
+        if (writer != null) {
+            writer.complete(result);
         }
         return result;
     }
 
-    /** The smallest count above {@code checked} whose mean interval meets the precision, or 0. */
-    private int firstPreciseCount(List<ReplicationResult> results, int checked) {
-        for (int k = Math.max(2, checked + 1); k <= results.size(); k++) {
-            double[] means = results.subList(0, k).stream().mapToDouble(ReplicationResult::meanResponse).toArray();
-            if (Estimate.ofSamples(means, confidence).relativeHalfWidth() <= precision) {
-                return k;
-            }
-        }
-        return 0;
-    }
-
-    private static ReplicationResult await(Future<ReplicationResult> f) throws IOException {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("simulation interrupted", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof UncheckedIOException io) {
-                throw io.getCause();
-            }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IOException(cause);
-        }
-    }
-
-    private ReplicationResult replicate(int index, long replicationSeed, RunDirectory run) throws IOException {
-        ReplicationResult result = simulate(index, replicationSeed, new ReplicationStatistics());
-        if (run == null) {
-            return result;
-        }
-        // replay the same sample path, now that the warm-up cut is known, to flag it in the log
-        try (RequestLogWriter log = RequestLogWriter.create(run.log(), 0);
-             Writer flushLog = model instanceof DirtyPageBufferModel
-                     ? Files.newBufferedWriter(run.path().resolve(RunManifest.FLUSH_FILE)) : Writer.nullWriter()) {
-            log.defineOperation(0, "request");
-            if (model instanceof DirtyPageBufferModel) {
-                flushLog.write("startNanos\tendNanos\tpages\n");
-            }
-            return simulate(index, replicationSeed, new ReplicationStatistics(log, flushLog, result.warmupCustomers()));
-        }
-    }
-
-    private ReplicationResult simulate(int index, long replicationSeed, ReplicationStatistics statistics) {
-        Streams streams = Streams.of(new SplittableRandom(replicationSeed));
-        if (model instanceof DirtyPageBufferModel) {
-            statistics.expectFlushes();
-        }
-        ArrivalSource arrivals = ArrivalSource.of(arrivalProcess, new Stop(duration, customers), streams);
-        if (model instanceof ServiceTimeModel shared && !(model instanceof MM1Model)) {
-            new SharedServer(shared, streams, statistics).run(arrivals);
-        } else {
-            new FcfsServer(model, streams, statistics).run(arrivals);
-        }
-        // an open or closed run observes until its duration; a trace until its last departure
-        double windowEnd = arrivalProcess instanceof ArrivalProcess.Trace || duration == Double.POSITIVE_INFINITY ? 0 : duration;
-        return statistics.finish(index, removeWarmup, confidence, windowEnd);
-    }
-
-    private void describe(Manifest manifest) {
+    /** The configuration, for the manifest's "model" section. */
+    private Map<String, Object> describe() {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("seed", seed);
         config.put("replications", replications);
@@ -321,6 +208,6 @@ public final class Simulation {
         config.put("customers", customers == Long.MAX_VALUE ? null : customers);
         config.put("warmupRemoval", removeWarmup ? "MSER-5" : "none");
         config.put("confidence", confidence);
-        RunManifest.describe(manifest, model, config);
+        return config;
     }
 }

@@ -1,0 +1,103 @@
+package io.queuelab.sim;
+
+import java.util.function.IntToDoubleFunction;
+
+/**
+ * The server simulation that runs a model, named by the model itself ({@link Model#engine()}), so
+ * that nothing chooses an engine by testing the model's type. There are two: one FCFS server
+ * simulated by the exact start = max(ready, free) recursion ({@link FcfsServer}: the M/M/1 model,
+ * and the dirty-page-buffer model with its network delay before the queue and its flushes), and
+ * one processor-sharing server simulated with virtual time ({@link SharedServer}: M/M/1-PS, and the
+ * load-dependent model with its speed per population and its capacity).
+ *
+ * <p>Guarantees: an engine is immutable and holds only the model's parameters, so one engine runs
+ * any number of replications, in parallel; each {@link #run} builds its own server state and draws
+ * only from the replication's {@link Streams}. Engines are built and run only inside this package.
+ */
+public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing {
+
+    private Engine() {
+    }
+
+    /** One FCFS server serving requests that reach it at once (M/M/1). */
+    static Engine fcfs(Distribution service) {
+        return new Fcfs(null, service, 0, null);
+    }
+
+    /**
+     * One FCFS server behind a delay (requests reach the queue {@code delay} after they arrive),
+     * which writes {@code bufferPages} pages of {@code dirtyPage} each after every
+     * {@code bufferPages}-th departure (the dirty-page-buffer model).
+     */
+    static Engine fcfsWithBuffer(Distribution delay, Distribution service, int bufferPages, Distribution dirtyPage) {
+        return new Fcfs(java.util.Objects.requireNonNull(delay, "delay"), service, bufferPages,
+                java.util.Objects.requireNonNull(dirtyPage, "dirtyPage"));
+    }
+
+    /** One processor-sharing server of unbounded capacity: n requests present each progress at 1/n. */
+    static Engine processorSharing(Distribution service) {
+        return new ProcessorSharing(service, Integer.MAX_VALUE, null);
+    }
+
+    /**
+     * One processor-sharing server that works at {@code speed(n)} with n requests present and
+     * refuses arrivals beyond {@code capacity} requests (the load-dependent model).
+     */
+    static Engine processorSharing(Distribution service, int capacity, IntToDoubleFunction speed) {
+        return new ProcessorSharing(service, capacity, java.util.Objects.requireNonNull(speed, "speed"));
+    }
+
+    /** Whether the server writes a dirty-page buffer: its replications then report flushes. */
+    abstract boolean flushes();
+
+    /** Serves every arrival of one replication and reports each request (and flush) to {@code statistics}. */
+    abstract void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics);
+
+    /** The parameters of {@link FcfsServer}. */
+    static final class Fcfs extends Engine {
+        final Distribution delay;      // null: requests reach the queue when they arrive
+        final Distribution service;
+        final int bufferPages;         // 0: no dirty-page buffer
+        final Distribution dirtyPage;  // null: no dirty-page buffer
+
+        private Fcfs(Distribution delay, Distribution service, int bufferPages, Distribution dirtyPage) {
+            this.delay = delay;
+            this.service = java.util.Objects.requireNonNull(service, "service");
+            this.bufferPages = bufferPages;
+            this.dirtyPage = dirtyPage;
+        }
+
+        @Override
+        boolean flushes() {
+            return bufferPages > 0;
+        }
+
+        @Override
+        void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
+            new FcfsServer(this, streams, statistics).run(arrivals);
+        }
+    }
+
+    /** The parameters of {@link SharedServer}. */
+    static final class ProcessorSharing extends Engine {
+        final Distribution service;
+        final int capacity;
+        final IntToDoubleFunction speed; // null: speed 1 whatever the population
+
+        private ProcessorSharing(Distribution service, int capacity, IntToDoubleFunction speed) {
+            this.service = java.util.Objects.requireNonNull(service, "service");
+            this.capacity = capacity;
+            this.speed = speed;
+        }
+
+        @Override
+        boolean flushes() {
+            return false;
+        }
+
+        @Override
+        void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
+            new SharedServer(this, streams, statistics).run(arrivals);
+        }
+    }
+}
