@@ -9,7 +9,10 @@ import org.HdrHistogram.Histogram;
 import java.util.Locale;
 import java.util.Map;
 
-/** The human-readable summary of a run: counts, rate, latency percentiles, and the self-check. */
+/**
+ * The human-readable summary of a run: counts, rates, latency percentiles, and the self-check. Its
+ * figures are {@link RunSummary}'s, the ones the report shows (docs/log-format.md, "The figures of a run").
+ */
 public final class SummaryText {
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
 
@@ -42,8 +45,9 @@ public final class SummaryText {
             b.append(String.format(Locale.ROOT, "          %s %d scheduled between %.3f s and %.3f s of the run%n", e.getKey(),
                     s.measuredCount(e.getKey()), (e.getValue()[0] - start) / 1e9, (e.getValue()[1] - start) / 1e9));
         }
-        b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s, %.1f arrivals/s over %.3f s (outside warm-up: first"
-                + " intended instant to the last completion or arrival)%n", s.throughput(), s.arrivalRate(), s.spanSeconds()));
+        // the measured span: first intended instant to the last completion or arrival (RunSummary, docs/log-format.md)
+        b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s, %.1f arrivals/s over %.3f s (outside warm-up)%n",
+                s.throughput(), s.arrivalRate(), s.spanSeconds()));
         if (manifest != null && manifest.root().has("merge")) {
             b.append(merged(manifest.root().path("merge")));
         }
