@@ -21,7 +21,7 @@ public final class JdbcConnectionOptions {
     public static final String DEFAULT_EMBEDDED_DIR = "queuelab-data";
 
     @Option(names = "--jdbc-url", paramLabel = "URL",
-            description = "MySQL/MariaDB server, e.g. jdbc:mysql://127.0.0.1:3306/test (no credentials in it). "
+            description = "MariaDB or MySQL server: jdbc:mariadb://127.0.0.1:3306/test (MariaDB Connector/J) or jdbc:mysql://... (MySQL Connector/J), no credentials in it. "
                     + "Default: an embedded MariaDB 11.4.5.")
     String jdbcUrl;
 

@@ -54,7 +54,7 @@ class JdbcCommandsTest {
         Outcome load = run("load", "--relation", "wisc", "--tuples", "5000", "--engine", "MyISAM", "--embedded-dir", EMBEDDED_DIR,
                 "--server-arg=--innodb-buffer-pool-size=32M");
         assertEquals(0, load.exitCode(), load.toString());
-        assertTrue(load.out().startsWith("loaded 5000 tuples into wisc (MyISAM) at jdbc:mysql://127.0.0.1:"), load.out());
+        assertTrue(load.out().startsWith("loaded 5000 tuples into wisc (MyISAM) at jdbc:mariadb://127.0.0.1:"), load.out());
 
         JdbcOptions jdbc = new JdbcOptions();
         new CommandLine(jdbc).parseArgs("--embedded-dir", EMBEDDED_DIR, "--operation", "update");

@@ -293,9 +293,9 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
     }
 
-    /** {@code jdbc:mysql://127.0.0.1:<port>/queuelab}, without credentials. */
+    /** {@code jdbc:mariadb://127.0.0.1:<port>/queuelab} (MariaDB Connector/J: a MariaDB server), without credentials. */
     public String jdbcUrl() {
-        return "jdbc:mysql://127.0.0.1:" + port + "/" + DATABASE;
+        return "jdbc:mariadb://127.0.0.1:" + port + "/" + DATABASE;
     }
 
     public int port() {

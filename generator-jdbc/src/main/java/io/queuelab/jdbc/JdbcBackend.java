@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The synchronous JDBC backend (MySQL Connector/J): one connection per worker, opened in
+ * The synchronous JDBC backend (MariaDB or MySQL Connector/J, by the URL's scheme): one connection per worker, opened in
  * {@link #openSession} (the pipeline opens all sessions before the first arrival), one server-side
  * prepared statement per workload statement, parameters drawn by per-session seeded generators.
  *
@@ -55,7 +55,7 @@ public final class JdbcBackend implements SyncBackend {
         int socketTimeoutMillis = Math.toIntExact(requestTimeout.toMillis());
         try (Connection c = target.connect(socketTimeoutMillis)) {
             for (WorkloadStatement s : workload.statements()) {
-                try (PreparedStatement ignored = c.prepareStatement(s.sql())) {
+                try (PreparedStatement ignored = JdbcTarget.prepareNow(c, s.sql())) {
                     // preparing on the server checks syntax, tables and columns before the run
                 } catch (SQLException e) {
                     throw new SQLException("statement '" + s.name() + "' does not prepare on " + target.redactedUrl()

@@ -137,7 +137,7 @@ public final class JdbcSession implements SyncSession {
         PreparedStatement[] statements = new PreparedStatement[this.statements.size()];
         try {
             for (int op = 0; op < statements.length; op++) {
-                statements[op] = c.prepareStatement(this.statements.get(op).sql());
+                statements[op] = JdbcTarget.prepareNow(c, this.statements.get(op).sql());
             }
         } catch (SQLException e) {
             c.close();

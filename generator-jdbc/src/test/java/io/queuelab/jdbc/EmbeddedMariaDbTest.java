@@ -27,7 +27,7 @@ class EmbeddedMariaDbTest {
     void theServerIsMariaDb1145WithTheServerOptionsPassedThrough() throws Exception {
         EmbeddedMariaDb server = TestDatabases.embeddedServer();
         assertTrue(server.isRunning());
-        assertTrue(server.jdbcUrl().startsWith("jdbc:mysql://127.0.0.1:") && server.port() != 3306);
+        assertTrue(server.jdbcUrl().startsWith("jdbc:mariadb://127.0.0.1:") && server.port() != 3306);
         try (Connection c = TestDatabases.embedded().connect(0); Statement s = c.createStatement()) {
             assertTrue(WisconsinContract.text(s, "SELECT VERSION()").startsWith("11.4.5-MariaDB"));
             assertEquals(64L << 20, WisconsinContract.single(s, "SELECT @@innodb_buffer_pool_size"));

@@ -21,7 +21,9 @@ class JdbcTargetTest {
         String redacted = new JdbcTarget("jdbc:mysql://127.0.0.1/x?user=bob&password=s3cret&useSSL=false", "bob", "s3cret").redactedUrl();
         assertEquals("jdbc:mysql://127.0.0.1/x?user=***&password=***&useSSL=false", redacted);
         JdbcTarget t = new JdbcTarget("jdbc:mariadb://127.0.0.1/x", "root", "hidden");
-        assertEquals("jdbc:mysql://127.0.0.1/x", t.url());
+        assertEquals("jdbc:mariadb://127.0.0.1/x", t.url());
+        assertTrue(t.mariadbDriver());
+        assertFalse(new JdbcTarget("jdbc:mysql://127.0.0.1/x", "root", "").mariadbDriver());
         assertFalse(t.toString().contains("hidden"));
         assertThrows(IllegalArgumentException.class, () -> new JdbcTarget("jdbc:postgresql://h/x", "u", ""));
     }
