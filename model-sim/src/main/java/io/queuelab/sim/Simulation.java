@@ -1,6 +1,6 @@
 package io.queuelab.sim;
 
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RequestLogWriter;
 import io.queuelab.core.log.RunDirectory;
 
@@ -11,7 +11,6 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -240,7 +239,7 @@ public final class Simulation {
                     + " replication(s): lengthen the run (duration or customers) or raise the arrival rate");
         }
         if (run != null) {
-            RunManifest.summarize(manifest, result);
+            SimulatedManifest.summarize(manifest, result);
             manifest.markComplete();
             manifest.write(run.path());
         }
@@ -284,7 +283,7 @@ public final class Simulation {
         // replay the same sample path, now that the warm-up cut is known, to flag it in the log
         try (RequestLogWriter log = RequestLogWriter.create(run.log(), 0);
              Writer flushLog = model instanceof DirtyPageBufferModel
-                     ? Files.newBufferedWriter(run.path().resolve(RunManifest.FLUSH_FILE)) : Writer.nullWriter()) {
+                     ? Files.newBufferedWriter(run.path().resolve(SimulatedManifest.FLUSH_FILE)) : Writer.nullWriter()) {
             log.defineOperation(0, "request");
             if (model instanceof DirtyPageBufferModel) {
                 flushLog.write("startNanos\tendNanos\tpages\n");
@@ -310,17 +309,10 @@ public final class Simulation {
     }
 
     private void describe(Manifest manifest) {
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("seed", seed);
-        config.put("replications", replications);
-        config.put("precision", Double.isNaN(precision) ? null : precision);
-        config.put("maxReplications", Double.isNaN(precision) ? null : maxReplications);
-        config.put("workload", workload.describe());
-        config.put("mode", workload.mode());
-        config.put("durationSeconds", duration == Double.POSITIVE_INFINITY ? null : duration);
-        config.put("customers", customers == Long.MAX_VALUE ? null : customers);
-        config.put("warmupRemoval", removeWarmup ? "MSER-5" : "none");
-        config.put("confidence", confidence);
-        RunManifest.describe(manifest, model, config);
+        boolean fixedCount = Double.isNaN(precision);
+        SimulatedManifest.describe(manifest, model, new SimulatedManifest.Config(seed, replications,
+                fixedCount ? null : precision, fixedCount ? null : maxReplications, workload.describe(), workload.mode(),
+                duration == Double.POSITIVE_INFINITY ? null : duration, customers == Long.MAX_VALUE ? null : customers,
+                removeWarmup ? "MSER-5" : "none", confidence));
     }
 }
