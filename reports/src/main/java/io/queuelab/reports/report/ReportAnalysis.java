@@ -1,0 +1,321 @@
+package io.queuelab.reports.report;
+
+import io.queuelab.core.telemetry.ResourceUse;
+import io.queuelab.reports.compare.Comparison;
+import io.queuelab.reports.compare.LittlesLawCheck;
+import io.queuelab.reports.compare.Replications;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.RunShape;
+import io.queuelab.reports.data.ServerTelemetry;
+import io.queuelab.reports.data.SteadyState;
+import io.queuelab.reports.fit.DpbFit;
+import io.queuelab.reports.fit.Fits;
+import io.queuelab.reports.fit.FlushDetector;
+import io.queuelab.reports.fit.Flushes;
+import io.queuelab.reports.fit.LoadDependentFit;
+import io.queuelab.reports.fit.Mm1Fits;
+import io.queuelab.reports.fit.Mm1Point;
+import io.queuelab.reports.fit.ModelFit;
+import io.queuelab.reports.fit.PauseCauses;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.Simulation;
+import io.queuelab.sim.SimulationResult;
+import io.queuelab.sim.Workload;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * What the report computes from its runs, before a line of it is written: the runs in the report's
+ * order, the merged histograms, Little's law per window, the steady state per phase, the M/M/1 and
+ * dirty-page-buffer fits, the flushes of each run, the comparisons of measured runs with simulated
+ * ones or with a simulation of the fitted model, and the closed runs' N/T and N/P.
+ *
+ * <p>Guarantees: the same runs give the same analysis (every simulation has a fixed seed); a figure
+ * that cannot be computed (a fit that fails, a model with no steady state at a run's rate) is kept
+ * as its reason rather than thrown, so the report can say what it could not compute; nothing is
+ * written.
+ */
+final class ReportAnalysis {
+    /** Response-time-vs-time charts drawn at most (measured runs first). */
+    static final int MAX_TIME_CHARTS = 12;
+    /** Simulated replications (segments) per yardstick. */
+    static final int YARDSTICK_REPLICATIONS = 20;
+    /** Seed of the yardstick's replications: fixed, so a report is reproducible. */
+    static final long YARDSTICK_SEED = 1_000_003;
+    /** Measured runs compared with a simulation of the fitted model at most. */
+    static final int MAX_MODEL_COMPARISONS = 6;
+
+    /** Open runs before closed ones, each by rate or N. */
+    private static final Comparator<RunData> BY_WORKLOAD = Comparator.comparing((RunData r) -> RunShape.of(r).closed())
+            .thenComparingDouble(r -> RunShape.of(r).level());
+
+    /** Little's law windows of one run. */
+    record LittleWindows(RunData run, double windowSeconds, List<LittlesLawCheck.Window> windows) {
+        List<LittlesLawCheck.Window> flagged() {
+            return windows.stream().filter(LittlesLawCheck.Window::flagged).toList();
+        }
+    }
+
+    /** The steady state of each phase of one run. */
+    record SteadyPhases(RunData run, List<SteadyState.Phase> phases) {
+    }
+
+    /**
+     * The M/M/1 fits of the measured open runs: {@code fits} those that succeeded, {@code failures}
+     * the messages of those that did not (in the order tried), and the load-dependent fit when
+     * there are three points or more.
+     */
+    record Mm1Analysis(List<Mm1Point> points, List<ModelFit> fits, List<String> failures, Optional<ModelFit> loadDependent,
+                       Optional<String> loadDependentFailure) {
+        /** Whether the points span two arrival rates or more: with fewer there is nothing to fit. */
+        boolean enoughPoints() {
+            return points.stream().map(Mm1Point::lambda).distinct().count() >= 2;
+        }
+
+        /** The identified joint fit, the one the report simulates. */
+        Optional<ModelFit> forSimulation() {
+            return fits.stream().filter(f -> f.method().startsWith("joint") && f.identified()).findFirst();
+        }
+    }
+
+    /** The dirty-page-buffer fit: the three runs it needs, and the fit or why it failed. */
+    record DpbAnalysis(Optional<RunData> open, Optional<RunData> closedHigh, Optional<RunData> single, Optional<DpbFit> fit,
+                       Optional<String> failure) {
+        boolean hasRuns() {
+            return open.isPresent() && closedHigh.isPresent() && single.isPresent();
+        }
+
+        /** The identified fit, the one the report simulates. */
+        Optional<DpbFit> forSimulation() {
+            return fit.filter(f -> f.identification().identified());
+        }
+    }
+
+    /**
+     * One run's response time vs time: its flushes (null when detection failed, with the reason in
+     * {@code flushFailure}), the pauses' causes, the server's telemetry and the host resources.
+     */
+    record TimeLine(RunData run, Flushes flushes, String flushFailure, Optional<PauseCauses> causes,
+                    Optional<ServerTelemetry> telemetry, Optional<ResourceUse> resources) {
+    }
+
+    /** One entry of the measured-vs-simulated section, in order. */
+    sealed interface Matched permits Compared, NotSimulated {
+    }
+
+    /**
+     * A measured run against a simulated histogram: a simulated run of the same shape
+     * ({@code ofModel} false) or a simulation of the fitted model.
+     */
+    record Compared(RunData measured, String simulatedName, Histogram simulated, boolean ofModel,
+                    Replications.Yardstick yardstick, Comparison comparison) implements Matched {
+    }
+
+    /** A measured run the fitted model could not be simulated for, and why. */
+    record NotSimulated(RunData measured, String reason) implements Matched {
+    }
+
+    /**
+     * The closed runs' mean response time and throughput vs N, per kind of run ("measured",
+     * "simulated": N, then the value), and the model's curves when there is a fit to draw.
+     */
+    record ClosedCurves(Map<String, double[][]> responseMillis, Map<String, double[][]> throughput, boolean anyMeasured,
+                        Optional<ClosedModelCurves> model) {
+    }
+
+    final List<RunData> runs;
+    final List<RunData> measured;
+    final List<RunData> simulated;
+    /** Merged response-time histograms of every group of more than one run, by the group's name. */
+    final Map<String, Histogram> merged = new LinkedHashMap<>();
+    final List<LittleWindows> little = new ArrayList<>();
+    final List<SteadyPhases> steady = new ArrayList<>();
+    final Mm1Analysis mm1;
+    final DpbAnalysis dpb;
+    /** The first {@link #MAX_TIME_CHARTS} runs' time lines. */
+    final List<TimeLine> timeLines = new ArrayList<>();
+    /** Host resources of the measured runs that sampled them. */
+    final Map<RunData, ResourceUse> resources = new LinkedHashMap<>();
+    final List<Matched> matched = new ArrayList<>();
+    final ClosedCurves closed;
+
+    private ReportAnalysis(List<RunData> unordered) throws IOException {
+        runs = unordered.stream().sorted(Comparator.comparing(RunData::simulated).thenComparing(BY_WORKLOAD)).toList();
+        measured = runs.stream().filter(r -> !r.simulated()).toList();
+        simulated = runs.stream().filter(RunData::simulated).toList();
+        for (var group : List.of(Map.entry("all measured runs (merged histograms)", measured),
+                Map.entry("all simulated runs (merged histograms)", simulated))) {
+            if (group.getValue().size() > 1) {
+                merged.put(group.getKey(), RunData.mergedResponseNanos(group.getValue()));
+            }
+        }
+        for (RunData r : runs) {
+            little.add(new LittleWindows(r, LittlesLawCheck.defaultWindowSeconds(r), LittlesLawCheck.check(r)));
+            steady.add(new SteadyPhases(r, SteadyState.of(r.source()).phases()));
+        }
+        for (RunData r : measured) {
+            Optional<ResourceUse> use = Files.isDirectory(r.source()) ? ResourceUse.read(r.source()) : Optional.empty();
+            use.ifPresent(u -> resources.put(r, u));
+        }
+        mm1 = mm1(measured);
+        dpb = dpb(measured);
+        for (RunData r : runs.subList(0, Math.min(MAX_TIME_CHARTS, runs.size()))) {
+            timeLines.add(timeLine(r));
+        }
+        match();
+        closed = closed();
+    }
+
+    /** Computes every figure of the report of these runs. */
+    static ReportAnalysis of(List<RunData> runs) throws IOException {
+        return new ReportAnalysis(runs);
+    }
+
+    private static Mm1Analysis mm1(List<RunData> measured) {
+        List<Mm1Point> points = Fits.mm1Points(measured);
+        List<ModelFit> fits = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        Optional<ModelFit> loadDependent = Optional.empty();
+        Optional<String> loadDependentFailure = Optional.empty();
+        Mm1Analysis unfitted = new Mm1Analysis(points, fits, failures, loadDependent, loadDependentFailure);
+        if (!unfitted.enoughPoints()) {
+            return unfitted;
+        }
+        for (Callable<ModelFit> fit : List.<Callable<ModelFit>>of(() -> Mm1Fits.paper(points), () -> Mm1Fits.joint(points))) {
+            try {
+                fits.add(fit.call());
+            } catch (Exception e) {
+                failures.add(e.getMessage());
+            }
+        }
+        if (points.size() >= 3) {
+            try {
+                loadDependent = Optional.of(LoadDependentFit.fit(points, LoadDependentFit.DEFAULT_CAPACITY));
+            } catch (RuntimeException e) {
+                loadDependentFailure = Optional.of(String.valueOf(e.getMessage()));
+            }
+        }
+        return new Mm1Analysis(points, fits, failures, loadDependent, loadDependentFailure);
+    }
+
+    private static DpbAnalysis dpb(List<RunData> measured) {
+        Optional<RunData> open = measured.stream().filter(r -> RunShape.of(r).open()).max(Comparator.comparingDouble(RunData::arrivalRate));
+        Optional<RunData> closedHigh = measured.stream().filter(r -> RunShape.of(r).closed() && RunShape.of(r).jobs() >= 10)
+                .max(Comparator.comparingInt(r -> RunShape.of(r).jobs()));
+        Optional<RunData> single = measured.stream().filter(r -> RunShape.of(r).closed() && RunShape.of(r).jobs() == 1).findFirst();
+        DpbAnalysis unfitted = new DpbAnalysis(open, closedHigh, single, Optional.empty(), Optional.empty());
+        if (!unfitted.hasRuns()) {
+            return unfitted;
+        }
+        try {
+            return new DpbAnalysis(open, closedHigh, single, Optional.of(DpbFit.fit(open.get(), closedHigh.get(), single.get())),
+                    Optional.empty());
+        } catch (RuntimeException e) {
+            return new DpbAnalysis(open, closedHigh, single, Optional.empty(), Optional.of(String.valueOf(e.getMessage())));
+        }
+    }
+
+    private TimeLine timeLine(RunData r) throws IOException {
+        Optional<ServerTelemetry> telemetry = ServerTelemetry.of(r);
+        Flushes flushes = null;
+        String failure = null;
+        Optional<PauseCauses> causes = Optional.empty();
+        try {
+            flushes = FlushDetector.detect(r); // the detector of fit dpb, so both give one answer on one log
+            causes = PauseCauses.of(r, flushes, telemetry);
+        } catch (RuntimeException e) {
+            failure = e.getMessage();
+        }
+        return new TimeLine(r, flushes, failure, causes, telemetry, Optional.ofNullable(resources.get(r)));
+    }
+
+    private void match() throws IOException {
+        Optional<ModelFit> mm1Model = mm1.forSimulation();
+        Optional<DpbFit> dpbModel = dpb.forSimulation();
+        int modelComparisons = 0;
+        for (RunData m : measured) {
+            RunShape shape = RunShape.of(m);
+            Optional<RunData> twin = simulated.stream().filter(s -> sameShape(shape, RunShape.of(s))).findFirst();
+            if (twin.isPresent()) {
+                RunData s = twin.get();
+                matched.add(compared(m, "simulated " + s.name(), s.responseNanos(), false,
+                        Replications.forSimulatedRun(s, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED)));
+            } else if (modelComparisons < MAX_MODEL_COMPARISONS && m.okCount() > 0
+                    && (dpbModel.isPresent() || (mm1Model.isPresent() && shape.open()))) {
+                modelComparisons++;
+                try {
+                    matched.add(withFittedModel(m, shape, mm1Model, dpbModel));
+                } catch (IllegalArgumentException unstable) {
+                    // e.g. a fitted model whose capacity is below this run's rate: no steady state to simulate
+                    matched.add(new NotSimulated(m, unstable.getMessage()));
+                }
+            }
+        }
+    }
+
+    /**
+     * Simulates the fitted model (DPB if fitted, else the modified M/M/1) under the measured run's
+     * own arrival instants (trace-driven) for an open run, or with its N for a closed run.
+     */
+    private static Compared withFittedModel(RunData m, RunShape shape, Optional<ModelFit> mm1, Optional<DpbFit> dpb) throws IOException {
+        Model model = dpb.isPresent() ? dpb.get().model() : Mm1Fits.simulationModel(mm1.get().value("x"), mm1.get().value("l"));
+        String modelName = dpb.isPresent() ? "fitted DPB model" : "fitted modified M/M/1";
+        boolean traceable = shape.open() && Files.isDirectory(m.source());
+        Workload workload = shape.closed() ? Workload.closed(shape.jobs())
+                : traceable ? Workload.traceOf(m.source()) : Workload.open(shape.level());
+        Simulation simulation = Simulation.of(model, workload).seed(YARDSTICK_SEED - 1);
+        // a trace ends by itself; a closed run lasts as long as the measured one; an open run of a CSV log has no
+        // trace to replay, so it gets as many customers as the log has successful requests
+        SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds()))
+                : traceable ? simulation : simulation.customers(m.okCount())).run();
+        Workload replicated = shape.closed() ? workload : Workload.open(shape.level());
+        Replications.Yardstick yardstick = new Replications.Yardstick(
+                Replications.simulate(model, replicated, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
+                YARDSTICK_REPLICATIONS + " independent replications of " + m.okCount() + " requests by model-sim of the " + modelName
+                        + " (" + replicated.mode() + ")");
+        return compared(m, modelName + (traceable ? " (trace-driven)" : ""), result.responseTimes(), true, yardstick);
+    }
+
+    private static Compared compared(RunData m, String simulatedName, Histogram simulated, boolean ofModel,
+                                     Replications.Yardstick yardstick) {
+        List<Histogram> replications = yardstick.replications();
+        Comparison c = Comparison.of(m.name(), m.responseNanos(), simulatedName, simulated,
+                replications.size() >= 2 ? replications : List.of());
+        return new Compared(m, simulatedName, simulated, ofModel, yardstick, c);
+    }
+
+    private static boolean sameShape(RunShape a, RunShape b) {
+        return a.closed() == b.closed() && Math.abs(a.level() - b.level()) <= 0.05 * Math.max(a.level(), b.level());
+    }
+
+    private ClosedCurves closed() throws IOException {
+        Map<String, double[][]> nt = new LinkedHashMap<>();
+        Map<String, double[][]> np = new LinkedHashMap<>();
+        for (var group : List.of(Map.entry("measured", measured), Map.entry("simulated", simulated))) {
+            List<RunData> closedRuns = closedByJobs(group.getValue());
+            if (closedRuns.isEmpty()) {
+                continue;
+            }
+            double[] n = closedRuns.stream().mapToDouble(r -> RunShape.of(r).jobs()).toArray();
+            nt.put(group.getKey(), new double[][] {n, closedRuns.stream().mapToDouble(r -> 1e3 * r.meanResponseSeconds()).toArray()});
+            np.put(group.getKey(), new double[][] {n, closedRuns.stream().mapToDouble(RunData::throughput).toArray()});
+        }
+        List<RunData> closedMeasured = closedByJobs(measured);
+        Optional<ClosedModelCurves> model = nt.isEmpty() || closedMeasured.isEmpty() ? Optional.empty()
+                : ClosedModelCurves.of(closedMeasured, mm1.forSimulation(), dpb.forSimulation(), YARDSTICK_SEED - 2);
+        return new ClosedCurves(nt, np, !closedMeasured.isEmpty(), model);
+    }
+
+    private static List<RunData> closedByJobs(List<RunData> runs) {
+        return runs.stream().filter(r -> RunShape.of(r).closed()).sorted(Comparator.comparingInt(r -> RunShape.of(r).jobs())).toList();
+    }
+}

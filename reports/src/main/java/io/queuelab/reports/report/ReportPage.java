@@ -1,0 +1,355 @@
+package io.queuelab.reports.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.run.SelfCheck;
+import io.queuelab.core.telemetry.ResourceUse;
+import io.queuelab.reports.compare.LittlesLawCheck;
+import io.queuelab.reports.compare.Verdict;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.RunShape;
+import io.queuelab.reports.data.SteadyState;
+import io.queuelab.reports.fit.DpbFit;
+import io.queuelab.reports.fit.ModelFit;
+import io.queuelab.reports.fit.Parameter;
+import io.queuelab.reports.fit.Residual;
+import io.queuelab.sim.Estimate;
+import org.HdrHistogram.Histogram;
+import org.knowm.xchart.XYChart;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report's XHTML page, written from a {@link ReportAnalysis}: the sections in a fixed order
+ * (runs, self-check, Little's law, steady state, M/M/1, dirty-page buffer, response time vs time,
+ * host resources, measured vs simulated, closed runs), each figure's chart through
+ * {@link ReportFigures}.
+ *
+ * <p>Guarantees: the page is well-formed XHTML (every text escaped by {@link Html}) and needs no
+ * network; a section whose runs are missing, or whose figure could not be computed, says what it
+ * needs or why instead of being left out silently (host resources, shown only when sampled, are
+ * the one exception); it computes nothing but the formatting of the analysis's figures.
+ */
+final class ReportPage {
+    private final Html body = new Html();
+    private final ReportAnalysis analysis;
+    private final ReportFigures figures;
+
+    private ReportPage(ReportAnalysis analysis, ReportFigures figures) {
+        this.analysis = analysis;
+        this.figures = figures;
+    }
+
+    /** The page of the analysis, its charts drawn into {@code figures}. */
+    static String of(ReportAnalysis analysis, ReportFigures figures) throws IOException {
+        ReportPage page = new ReportPage(analysis, figures);
+        page.runsSection();
+        page.selfCheckSection();
+        page.littleSection();
+        page.steadySection();
+        page.mm1Section();
+        page.dpbSection();
+        page.timeSection();
+        page.resourceSection();
+        page.comparisonSection();
+        page.closedSection();
+        return page.page();
+    }
+
+    private void runsSection() {
+        body.heading("Runs");
+        List<List<String>> rows = new ArrayList<>();
+        for (RunData r : analysis.runs) {
+            rows.add(List.of(r.name(), r.kind(), RunShape.of(r).toString(), Html.number(r.records()), Html.number(r.okCount()),
+                    notOk(r), Html.number(r.warmupCount()), Html.number(r.arrivalRate()), Html.number(r.throughput()),
+                    Html.millis(r.meanResponseSeconds()), Html.millis(r.quantileSeconds(0.5)), Html.millis(r.quantileSeconds(0.99)),
+                    Html.millis(r.quantileSeconds(0.999)), Html.millis(r.responseNanos().getMaxValue() / 1e9)));
+        }
+        analysis.merged.forEach((group, merged) -> rows.add(List.of(group, "", "", "", Html.number(merged.getTotalCount()), "", "", "", "",
+                Html.millis(merged.getMean() / 1e9), Html.millis(merged.getValueAtPercentile(50) / 1e9),
+                Html.millis(merged.getValueAtPercentile(99) / 1e9), Html.millis(merged.getValueAtPercentile(99.9) / 1e9),
+                Html.millis(merged.getMaxValue() / 1e9))));
+        body.table(List.of("run", "kind", "workload", "records", "ok", "not ok", "warm-up", "arrivals/s", "throughput/s",
+                "mean R (ms)", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)"), rows);
+        body.paragraph("Latency statistics count successful requests after warm-up; failed, dropped and unfinished requests are counted"
+                + " apart. Percentiles come from HdrHistograms (3 significant digits); merged rows merge the histograms, never average"
+                + " percentiles; the mean of a run is exact.");
+    }
+
+    private static String notOk(RunData r) {
+        if (r.notOkCount() == 0) {
+            return "0";
+        }
+        StringBuilder s = new StringBuilder();
+        r.notOkByOutcome().forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+        return s.toString();
+    }
+
+    private void selfCheckSection() {
+        body.heading("Generator self-check");
+        List<List<String>> rows = new ArrayList<>();
+        for (RunData r : analysis.measured) {
+            JsonNode c = r.manifest().path("selfCheck");
+            if (c.isMissingNode()) {
+                continue;
+            }
+            StringBuilder arrivals = new StringBuilder();
+            for (JsonNode p : c.path("phases")) {
+                if (p.path("warmup").asBoolean() || p.path("ksSampleSize").asInt() == 0) {
+                    continue;
+                }
+                arrivals.append(arrivals.length() == 0 ? "" : "; ").append(Html.number(p.path("scheduled").asDouble()))
+                        .append(" of ").append(Html.number(p.path("expected").asDouble()))
+                        .append(", KS D ").append(Html.number(p.path("ksD").asDouble()))
+                        .append(" p ").append(Html.number(p.path("ksPValue").asDouble()))
+                        .append(" limit ").append(Html.number(SelfCheck.ksLimit(p.path("ksSampleSize").asInt())));
+            }
+            rows.add(List.of(r.name(), c.path("verdict").asText(),
+                    Html.number(c.path("lagP50Nanos").asDouble() / 1e3), Html.number(c.path("lagP99Nanos").asDouble() / 1e3),
+                    Html.number(c.path("lagP999Nanos").asDouble() / 1e3), arrivals.toString(),
+                    Html.number(c.path("maxQueueLength").asDouble()), Html.number(c.path("dropped").asDouble()),
+                    Html.number(c.path("cpuMicrosPerRequest").asDouble()), Html.number(c.path("gcPauseSeconds").asDouble())));
+        }
+        if (rows.isEmpty()) {
+            body.paragraph("No measured run here has a self-check in its manifest (simulated runs and CSV logs have none).");
+            return;
+        }
+        body.table(List.of("run", "verdict", "lag p50 (us)", "lag p99 (us)", "lag p99.9 (us)",
+                "arrivals (scheduled of expected, KS test of realized gaps)", "longest queue", "dropped",
+                "client CPU (us/request)", "GC pauses (s)"), rows);
+        body.paragraph("Schedule lag is dispatch minus intended instant outside warm-up. The KS test compares the realized"
+                + " inter-arrival gaps with Exp(rate); a phase fails it when D exceeds its limit, the tolerance "
+                + SelfCheck.KS_TOLERANCE + " plus the 1 % critical distance of its n gaps. The full self-check of a run is in"
+                + " its manifest.json and in 'queuelab summary'.");
+    }
+
+    private void littleSection() {
+        body.heading("Little's law per window");
+        List<List<String>> rows = new ArrayList<>();
+        for (ReportAnalysis.LittleWindows l : analysis.little) {
+            List<LittlesLawCheck.Window> flagged = l.flagged();
+            String worst = flagged.stream().sorted(Comparator.comparingDouble(LittlesLawCheck.Window::relativeDifference).reversed())
+                    .limit(5).map(w -> Html.number(w.startSeconds()) + " s (L " + Html.number(w.meanInFlight()) + " vs XR "
+                            + Html.number(w.littleProduct()) + ")").reduce((a, b) -> a + "; " + b).orElse("");
+            rows.add(List.of(l.run().name(), Html.number(l.windowSeconds()), Integer.toString(l.windows().size()),
+                    Integer.toString(flagged.size()), worst));
+        }
+        body.table(List.of("run", "window (s)", "windows", "inconsistent (>10%)", "worst windows"), rows);
+        body.paragraph("L is the time-average number of successful requests in the system, X the completions per second and R their"
+                + " mean response time; a window is flagged when they differ by more than 10% (with at least 50 completions).");
+    }
+
+    private void steadySection() {
+        body.heading("Steady state and confidence intervals per phase");
+        List<List<String>> rows = new ArrayList<>();
+        for (ReportAnalysis.SteadyPhases s : analysis.steady) {
+            RunData r = s.run();
+            JsonNode names = r.manifest().path("config").path("phases");
+            for (SteadyState.Phase p : s.phases()) {
+                String transient_ = p.drifting() ? "NO steady state (drifts)"
+                        : p.truncationSeconds() > 0 ? "first " + Html.number(p.truncationSeconds()) + " s" : "none";
+                rows.add(List.of(r.name(), names.path(p.index()).path("name").asText("#" + p.index()), Html.number(p.seconds()),
+                        Html.number(p.ok()), transient_, interval(p.mean()), interval(p.p50()), interval(p.p99())));
+            }
+        }
+        body.table(List.of("run", "phase", "length (s)", "ok", "transient (MSER)", "mean R (ms)", "p50 (ms)", "p99 (ms)"), rows);
+        body.paragraph("Outside warm-up. MSER runs on the means of " + SteadyState.WINDOWS + " equal time windows of the phase: the"
+                + " transient is the start it cuts; a cut near half the phase means the response time drifted all along (an"
+                + " overloaded server, or a warm-up far too short). Intervals are 95 % by sectioning: the phase is cut into "
+                + SteadyState.SECTIONS + " time sections, and the Student-t interval of their estimates gives the half-width around"
+                + " the whole phase's value, which accounts for the correlation of successive response times.");
+    }
+
+    private static String interval(Estimate e) {
+        return Double.isNaN(e.halfWidth()) ? Html.millis(e.value()) : Html.millis(e.value()) + " ± " + Html.millis(e.halfWidth());
+    }
+
+    private void mm1Section() throws IOException {
+        body.heading("Mean response time vs arrival rate: M/M/1");
+        ReportAnalysis.Mm1Analysis mm1 = analysis.mm1;
+        if (!mm1.enoughPoints()) {
+            body.paragraph("Needs measured open runs at two or more arrival rates (a rate sweep); found " + mm1.points().size() + ".");
+            return;
+        }
+        for (String failure : mm1.failures()) {
+            body.paragraph("M/M/1 fit failed: " + failure);
+        }
+        List<double[]> xy = mm1.points().stream().map(p -> new double[] {p.lambda(), p.meanResponse()}).toList();
+        chart("mean-response-vs-rate", Charts.meanResponseVsRate(xy, mm1.fits()),
+                "Mean response time vs arrival rate, measured, with the fitted modified M/M/1 curves (seed 001, figures 6-8).");
+        for (ModelFit fit : mm1.fits()) {
+            fitTables(fit);
+        }
+        mm1.loadDependent().ifPresent(this::fitTables);
+        mm1.loadDependentFailure().ifPresent(failure -> body.paragraph("Load-dependent fit failed: " + failure));
+    }
+
+    private void fitTables(ModelFit fit) {
+        body.element("h3", fit.model() + " - " + fit.method());
+        body.paragraph(fit.identification().summary() + ".");
+        if (!fit.identified()) {
+            return; // its values are not results: the measured points are in the chart and the runs table
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (Parameter p : fit.parameters()) {
+            boolean seconds = p.unit().equals("s");
+            rows.add(List.of(p.name(), seconds ? Html.millis(p.value()) : Html.number(p.value()),
+                    seconds ? Html.millis(p.standardError()) : Html.number(p.standardError()), seconds ? "ms" : p.unit()));
+        }
+        body.table(List.of("parameter", "value", "standard error", "unit"), rows);
+        List<List<String>> residuals = new ArrayList<>();
+        for (Residual r : fit.residuals()) {
+            residuals.add(List.of(r.name(), Html.number(r.x()), Html.millis(r.measured()), Html.millis(r.fitted()),
+                    Html.number(100 * r.relative()) + " %"));
+        }
+        body.table(List.of("run", "arrival rate (1/s)", "measured mean (ms)", "fitted (ms)", "residual"), residuals);
+    }
+
+    private void dpbSection() {
+        body.heading("Dirty-page-buffer model (seed 004, Table 1 form)");
+        ReportAnalysis.DpbAnalysis dpb = analysis.dpb;
+        if (!dpb.hasRuns()) {
+            body.paragraph("Needs a measured open run at a high rate, a closed run with N >= 10 and a closed run with N = 1; found "
+                    + (dpb.open().isPresent() ? "an open run" : "no open run") + ", "
+                    + (dpb.closedHigh().isPresent() ? "a high-N closed run" : "no high-N closed run")
+                    + ", " + (dpb.single().isPresent() ? "an N = 1 run" : "no N = 1 run") + ".");
+            return;
+        }
+        if (dpb.failure().isPresent()) {
+            body.paragraph("No dirty-page-buffer fit: " + dpb.failure().get());
+            return;
+        }
+        DpbFit fit = dpb.fit().orElseThrow();
+        body.paragraph(fit.identification().summary() + ".");
+        if (fit.identification().identified()) {
+            body.table(List.of("parameter", "value"), fit.table1().stream().map(List::of).toList());
+        }
+        body.table(List.of("measurement", "value"), fit.measurements().stream().map(List::of).toList());
+    }
+
+    private void timeSection() throws IOException {
+        body.heading("Response time vs time");
+        for (ReportAnalysis.TimeLine t : analysis.timeLines) {
+            RunData r = t.run();
+            String how = t.flushes() == null ? "No flush detection: " + t.flushFailure() + "."
+                    : t.flushes().count() + " flushes detected (departure pauses longer than " + Html.millis(t.flushes().thresholdSeconds())
+                    + " ms ending in a response-time spike)"
+                    + (t.flushes().count() > 1 ? ", median period " + Html.number(t.flushes().periodSeconds()) + " s" : "") + "."
+                    + t.causes().map(c -> " Server telemetry: " + c.summary() + ".").orElse("");
+            String server = t.telemetry().map(s -> " Server telemetry (" + s.axisTitle() + ") on the right axis, same clock: "
+                    + String.join(", ", s.series().keySet()) + ".").orElse("");
+            String cpu = t.resources().map(u -> " CPU of " + String.join(", ", u.processes().keySet())
+                    + " (host resources, % of one core) on the outer right axis.").orElse("");
+            chart("time-" + slug(r.kind() + "-" + r.name()), Charts.responseOverTime(r, t.flushes(), t.telemetry(), t.resources()),
+                    "Response time vs time of " + r.name() + " (" + RunShape.of(r) + ", " + r.kind() + "). " + how + server + cpu);
+        }
+        if (analysis.runs.size() > ReportAnalysis.MAX_TIME_CHARTS) {
+            body.paragraph((analysis.runs.size() - ReportAnalysis.MAX_TIME_CHARTS) + " more runs not drawn.");
+        }
+    }
+
+    /** Seed 002's resource table of every measured run that sampled host resources. */
+    private void resourceSection() {
+        List<List<String>> rows = new ArrayList<>();
+        analysis.resources.forEach((r, use) -> {
+            for (ResourceUse.Samples p : use.processes().values()) {
+                rows.add(List.of(r.name(), p.role() + " (pid " + p.pid() + ")", Html.number(p.spanSeconds()), Html.number(p.cpuPercent()),
+                        Html.number(p.maxRssBytes() / 1e6), Html.number(p.readBytesPerSecond() / 1e3),
+                        Html.number(p.writeBytesPerSecond() / 1e3), Html.number(p.dataDirGrowthBytes() / 1e6),
+                        Html.number(p.netBytesPerSecond() / 1e3)));
+            }
+        });
+        if (rows.isEmpty()) {
+            return;
+        }
+        body.heading("Host resources");
+        body.table(List.of("run", "process", "sampled (s)", "CPU (% of one core)", "max RSS (MB)", "disk read (kB/s)",
+                "disk write (kB/s)", "data dir growth (MB)", "network (kB/s)"), rows);
+        body.paragraph("From host-resources.csv (--telemetry-interval), first to last sample: CPU as ps %cpu counts it, disk bytes the"
+                + " process caused to be read from and written to storage (/proc/<pid>/io, as pidstat), the data directory's disk space"
+                + " (du), and the bytes received + sent on every interface of the process's network namespace (loopback included:"
+                + " on one machine, client and server traffic counted once each way per interface).");
+    }
+
+    private void comparisonSection() throws IOException {
+        body.heading("Measured vs simulated response times");
+        for (ReportAnalysis.Matched entry : analysis.matched) {
+            if (entry instanceof ReportAnalysis.Compared c) {
+                comparison(c);
+            } else if (entry instanceof ReportAnalysis.NotSimulated n) {
+                body.paragraph("No simulation of the fitted model for " + n.measured().name() + ": " + n.reason() + ".");
+            }
+        }
+        if (analysis.measured.isEmpty() || (analysis.simulated.isEmpty() && analysis.mm1.forSimulation().isEmpty()
+                && analysis.dpb.forSimulation().isEmpty())) {
+            body.paragraph("Needs measured runs and either simulated runs with the same workload (same mode, rate or N within 5%)"
+                    + " or a fitted model to simulate.");
+        }
+    }
+
+    private void comparison(ReportAnalysis.Compared c) throws IOException {
+        RunData m = c.measured();
+        Map<String, Histogram> cdfs = new LinkedHashMap<>();
+        cdfs.put("measured " + m.name(), m.responseNanos());
+        cdfs.put(c.simulatedName(), c.simulated());
+        chart((c.ofModel() ? "cdf-model-" : "cdf-") + slug(m.name()),
+                Charts.cdf("CDF of response times: " + m.name() + " vs " + c.simulatedName(), cdfs),
+                "Response-time CDF, measured vs " + c.simulatedName() + " (" + RunShape.of(m) + "; seed 004, figure 5).");
+        List<List<String>> rows = new ArrayList<>();
+        for (Verdict v : c.comparison().rows()) {
+            java.util.function.DoubleFunction<String> cell = v.unit().equals("s") ? Html::millis : Html::number;
+            rows.add(List.of(v.metric(), cell.apply(v.measured()), cell.apply(v.simulated()), cell.apply(v.distance()),
+                    cell.apply(v.yardstick()), v.unit().equals("s") ? "ms" : v.unit(), v.verdict()));
+        }
+        body.table(List.of("metric", "measured", "simulated", "distance", "yardstick (95%)", "unit", "verdict"), rows);
+        int pairs = c.comparison().yardstickPairs();
+        body.paragraph("Yardstick: " + c.yardstick().description() + ", compared in " + pairs + " pairs"
+                + (pairs == 0 ? " (the simulated run is too short: simulate at least " + 4 * m.okCount() + " requests)" : "")
+                + "; a distance at or below the pairs' 95th percentile is within simulation noise.");
+    }
+
+    private void closedSection() throws IOException {
+        body.heading("Closed runs: N/T and N/P");
+        ReportAnalysis.ClosedCurves closed = analysis.closed;
+        if (closed.responseMillis().isEmpty()) {
+            body.paragraph("No closed runs among the inputs (a closed sweep gives these curves).");
+            return;
+        }
+        Map<String, double[][]> ntModel = new LinkedHashMap<>(), npModel = new LinkedHashMap<>();
+        closed.model().ifPresent(m -> {
+            ntModel.put(m.name(), new double[][] {m.jobs(), java.util.Arrays.stream(m.responseSeconds()).map(v -> 1e3 * v).toArray()});
+            npModel.put(m.name(), new double[][] {m.jobs(), m.throughput()});
+        });
+        String modelNote = closed.model().map(m -> " The line is the " + m.name() + ".")
+                .orElse(!closed.anyMeasured() ? "" : " No model line: it needs an identified M/M/1 fit of open runs or a DPB fit.");
+        chart("n-t", Charts.closedCurve("N/T: mean response time vs concurrent requests", "mean response time (ms)",
+                closed.responseMillis(), ntModel), "N/T of the closed runs, measured and simulated (seed 004, figures 2 and 6)." + modelNote);
+        chart("n-p", Charts.closedCurve("N/P: throughput vs concurrent requests", "throughput (1/s)", closed.throughput(), npModel),
+                "N/P of the closed runs, measured and simulated (seed 004, figures 2 and 6)." + modelNote);
+    }
+
+    private void chart(String id, XYChart chart, String caption) throws IOException {
+        body.raw(figures.figure(id, chart, caption));
+    }
+
+    private static String slug(String name) {
+        return Html.anchor(name);
+    }
+
+    private String page() {
+        return "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+                + "<title>queuelab report</title>\n<style>\n"
+                + "body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}"
+                + "table{border-collapse:collapse;margin:0.5em 0 1em 0;font-size:0.85em}"
+                + "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
+                + "td:first-child,td:last-child{text-align:left}td{overflow-wrap:break-word}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+                + "figcaption{font-size:0.9em;color:#444}\n</style>\n</head>\n<body>\n<h1>queuelab report</h1>\n"
+                + "<p>Generated " + Instant.now() + " by queuelab reports.</p>\n"
+                + body.contents() + body + "</body>\n</html>\n";
+    }
+}
