@@ -1,7 +1,7 @@
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RequestLogWriter;
 import io.queuelab.core.log.RunDirectory;
 

@@ -3,7 +3,7 @@ package io.queuelab.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;

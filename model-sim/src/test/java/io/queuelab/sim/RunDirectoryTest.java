@@ -36,7 +36,7 @@ class RunDirectoryTest {
         assertTrue(manifest.complete());
         ModelInfo model = manifest.model().orElseThrow();
         assertEquals("dpb", model.name());
-        assertEquals(111, model.parameters().path("bufferPages").asInt());
+        assertEquals(111, (int) model.parameters().bufferPages());
         assertEquals(1, model.seed());
         assertEquals(3, model.replications());
         assertEquals("open", model.mode());

@@ -1,5 +1,8 @@
 package io.queuelab.reports;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
@@ -26,5 +29,20 @@ public final class SimRuns {
     public static SimulationResult writeFor(Path dir, Model model, Workload workload, double seconds, long seed) throws IOException {
         return Simulation.of(model, workload).duration(seconds).seed(seed).removeWarmup(false)
                 .writeRun(dir).run();
+    }
+
+    /**
+     * Relabels a simulated run directory as a measured one (its manifest's {@code kind}), as a
+     * generator would have written it; with a {@code start} section when an anchor is given.
+     */
+    public static void relabelAsMeasured(Path dir, Long anchorEpochNanos) throws IOException {
+        Path file = dir.resolve(Manifest.FILE_NAME);
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = (ObjectNode) json.readTree(file.toFile());
+        root.put("kind", "measured");
+        if (anchorEpochNanos != null) {
+            root.putObject("start").put("anchorEpochNanos", anchorEpochNanos);
+        }
+        json.writeValue(file.toFile(), root);
     }
 }

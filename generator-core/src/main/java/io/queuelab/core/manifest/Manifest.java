@@ -53,6 +53,9 @@ public final class Manifest {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .serializationInclusion(JsonInclude.Include.NON_NULL)
             .build();
+    private static final ObjectMapper STRICT = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
     private String format = FORMAT;
     private int formatVersion = FORMAT_VERSION;
@@ -131,9 +134,15 @@ public final class Manifest {
         }
     }
 
-    /** A value as a JSON tree, for a section's free-form part (a model's parameters). */
-    public static JsonNode tree(Object value) {
-        return JSON.valueToTree(value);
+    /**
+     * A writer's own description (maps, as model-sim's models describe themselves) as a section
+     * record. Strict: a field the record does not have is refused, so a writer cannot add a field
+     * that the manifest would silently drop.
+     *
+     * @throws IllegalArgumentException naming the field the record lacks
+     */
+    public static <T> T section(Object description, Class<T> type) {
+        return STRICT.convertValue(description, type);
     }
 
     public int formatVersion() {

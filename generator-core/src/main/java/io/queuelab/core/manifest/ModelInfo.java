@@ -1,7 +1,5 @@
 package io.queuelab.core.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.Map;
 
 /**
@@ -9,15 +7,12 @@ import java.util.Map;
  * simulation's configuration (model-sim writes it).
  *
  * @param name            the model ({@code mm1}, {@code mm1-ps}, {@code mm1-ld}, {@code dpb})
- * @param parameters      every parameter, as the model describes itself: a distribution is an
- *                        object with its {@code type} and that type's parameters (seconds)
+ * @param parameters      every parameter of the model
  * @param seed            the simulation's seed
  * @param replications    replications asked for
  * @param precision       the relative half-width that stops adding replications; null for a fixed count
  * @param maxReplications the most replications with a precision; null without one
- * @param workload        the arrival process as the simulator describes it: {@code mode} ({@code open}
- *                        with {@code lambda}, {@code closed} with {@code jobs} and an optional
- *                        {@code thinkTime} distribution, {@code trace} with {@code rate})
+ * @param workload        the arrival process
  * @param mode            the workload's mode again
  * @param durationSeconds the simulated time each replication observes; null when bounded by customers
  * @param customers       the customers each replication serves; null when bounded by time
@@ -28,8 +23,8 @@ import java.util.Map;
  * @param fields          which instant each field of a log record stands for in this model
  * @param flushLog        the flush-event file of a dpb run; null otherwise
  */
-public record ModelInfo(String name, JsonNode parameters, Long seed, Integer replications, Double precision,
-                        Integer maxReplications, JsonNode workload, String mode, Double durationSeconds, Long customers,
+public record ModelInfo(String name, ModelParameters parameters, Long seed, Integer replications, Double precision,
+                        Integer maxReplications, WorkloadSpec workload, String mode, Double durationSeconds, Long customers,
                         String warmupRemoval, Double confidence, Integer logReplication, String timeAxis,
                         Map<String, String> fields, String flushLog) {
 }

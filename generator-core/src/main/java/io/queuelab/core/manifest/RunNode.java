@@ -16,7 +16,7 @@ public record RunNode(Integer index, int count, Boolean merged) {
         return new RunNode(null, count, true);
     }
 
-    public boolean isMerged() {
+    public boolean mergedRun() {
         return Boolean.TRUE.equals(merged);
     }
 }

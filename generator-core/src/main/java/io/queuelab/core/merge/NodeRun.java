@@ -32,7 +32,7 @@ final class NodeRun {
         this.dir = dir;
         this.manifest = manifest;
         RunNode node = manifest.node().orElse(null);
-        if (node == null || node.index() == null || node.index() < 0 || node.count() < 1 || node.isMerged()) {
+        if (node == null || node.index() == null || node.index() < 0 || node.count() < 1 || node.mergedRun()) {
             throw new IllegalArgumentException(dir + " is not one node's run (its manifest names no node index)");
         }
         this.index = node.index();

@@ -66,7 +66,7 @@ class RunMergeTest {
         assertTrue(m.complete());
         assertEquals(ANCHOR, m.start().orElseThrow().anchorEpochNanos());
         assertEquals(200.0, m.config().orElseThrow().phases().get(0).rate(), "rates add up");
-        assertTrue(m.node().orElseThrow().isMerged());
+        assertTrue(m.node().orElseThrow().mergedRun());
         assertFalse(result.selfCheck().failures().stream().anyMatch(f -> f.contains("apart")), result.selfCheck().failures()::toString);
     }
 

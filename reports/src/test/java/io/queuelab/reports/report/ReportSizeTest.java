@@ -1,6 +1,5 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Workload;
@@ -52,8 +51,6 @@ class ReportSizeTest {
 
     private static void measured(Path dir, Model model, Workload workload, long seed) throws IOException {
         SimRuns.writeFor(dir, model, workload, 20, seed);
-        Manifest manifest = Manifest.read(dir);
-        manifest.root().put("kind", "measured");
-        manifest.write(dir);
+        SimRuns.relabelAsMeasured(dir, null);
     }
 }

@@ -1,6 +1,5 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.DirtyPageBufferModel;
@@ -57,9 +56,7 @@ class ReportTest {
 
     static void measuredRun(Path dir, DirtyPageBufferModel model, Workload workload, double seconds, long seed) throws IOException {
         SimRuns.writeFor(dir, model, workload, seconds, seed);
-        Manifest manifest = Manifest.read(dir);
-        manifest.root().put("kind", "measured");
-        manifest.write(dir);
+        SimRuns.relabelAsMeasured(dir, null);
     }
 
     @Test
