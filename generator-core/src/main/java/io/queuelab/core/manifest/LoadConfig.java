@@ -73,11 +73,5 @@ public record LoadConfig(String loop, String arrivals, double meanThinkTimeSecon
         public java.time.Duration duration() {
             return java.time.Duration.ofNanos(Math.round(durationSeconds * 1e9));
         }
-
-        /** The phase as the generator runs it. */
-        public Phase toPhase() {
-            return closedLoop() ? Phase.closed(name, duration(), concurrency, warmup)
-                    : Phase.open(name, duration(), rate, warmup);
-        }
     }
 }

@@ -145,6 +145,7 @@ public final class Manifest {
         return STRICT.convertValue(description, type);
     }
 
+    /** The format version the manifest was written in (read: 1 to {@link #FORMAT_VERSION}). */
     public int formatVersion() {
         return formatVersion;
     }

@@ -3,6 +3,7 @@ package io.queuelab.core.merge;
 import io.queuelab.core.manifest.RunEnd;
 import io.queuelab.core.schedule.Phase;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -49,8 +50,8 @@ final class MergedTimeLine {
 
     /** The part of each phase in which every node was in it: {@code start[p]} to {@code end[p]}, ns after the anchor. */
     void overlap(List<Phase> phases, long[] start, long[] end) {
-        java.util.Arrays.fill(start, Long.MIN_VALUE);
-        java.util.Arrays.fill(end, Long.MAX_VALUE);
+        Arrays.fill(start, Long.MIN_VALUE);
+        Arrays.fill(end, Long.MAX_VALUE);
         for (NodeRun n : nodes) {
             long t = n.scheduleStart;
             for (int p = 0; p < phases.size(); p++) {

@@ -2,6 +2,7 @@ package io.queuelab.core.merge;
 
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.manifest.ClockAnchor;
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.RunNode;
@@ -52,7 +53,7 @@ final class NodeRun {
 
     /** The reference the node measured its clock against ({@code host:port}); empty when none. */
     String clockReference() {
-        return manifest.clock().map(c -> c.reference()).orElse("");
+        return manifest.clock().map(ClockAnchor::reference).orElse("");
     }
 
     /** A node wall-clock instant (a telemetry sample's epoch_ns) on the merged time line, as an epoch instant. */
