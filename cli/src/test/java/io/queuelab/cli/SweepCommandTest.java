@@ -76,7 +76,7 @@ class SweepCommandTest {
         assertTrue(m.complete());
         // Table 1 saturates at 1 / (E[T_proc] + E[T_dp]) = 32.0/s
         RunSummary s = RunSummary.of(RunDirectory.open(sweep.resolve("closed-10")));
-        assertEquals(32.0, s.okRate(), 32.0 * 0.05, "simulated N=10 throughput");
+        assertEquals(32.0, s.throughput(), 32.0 * 0.05, "simulated N=10 throughput");
     }
 
     @Test

@@ -27,18 +27,23 @@ public final class SummaryText {
         for (String problem : s.logProblems) {
             b.append("WARNING: ").append(problem).append('\n');
         }
+        // the figures are RunSummary's, of the measured records (outside warm-up); warm-up's outcomes apart
         b.append(String.format(Locale.ROOT, "requests  %d logged (%d in warm-up)", s.records, s.warmupRecords));
-        for (Map.Entry<String, Long> e : s.outcomes.entrySet()) {
-            b.append(String.format(Locale.ROOT, ", %s %d", e.getKey(), e.getValue()));
+        outcomeCounts(b, s.measuredOutcomes);
+        b.append(s.warmupRecords > 0 ? " outside warm-up\n" : "\n");
+        if (s.warmupOutcomes.size() > 1 || s.warmupRecords > s.warmupOutcomes.getOrDefault("ok", 0L)) {
+            b.append("          in warm-up");
+            outcomeCounts(b, s.warmupOutcomes);
+            b.append('\n');
         }
-        b.append('\n');
         // when the failures (an outage, say) happened, on the run's schedule clock
         long start = manifest == null ? 0 : manifest.scheduleStartNanos();
         for (Map.Entry<String, long[]> e : s.outcomeWindows.entrySet()) {
             b.append(String.format(Locale.ROOT, "          %s %d scheduled between %.3f s and %.3f s of the run%n", e.getKey(),
-                    s.count(e.getKey()), (e.getValue()[0] - start) / 1e9, (e.getValue()[1] - start) / 1e9));
+                    s.measuredCount(e.getKey()), (e.getValue()[0] - start) / 1e9, (e.getValue()[1] - start) / 1e9));
         }
-        b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s (outside warm-up)%n", s.okRate()));
+        b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s, %.1f arrivals/s over %.3f s (outside warm-up: first"
+                + " intended instant to the last completion or arrival)%n", s.throughput(), s.arrivalRate(), s.spanSeconds()));
         if (manifest != null) {
             manifest.merge().ifPresent(merge -> b.append(merged(merge)));
         }
@@ -46,12 +51,12 @@ public final class SummaryText {
                 "latency (ok requests)", "count", "mean", "p50", "p90", "p99", "p99.9", "max"));
         for (Map.Entry<String, LatencyStats> e : s.byOperation.entrySet()) {
             String op = s.byOperation.size() > 1 ? e.getKey() + " " : "";
-            row(b, op + "response", e.getValue().response);
-            row(b, op + "service", e.getValue().service);
-            row(b, op + "queue wait", e.getValue().queue);
+            row(b, op + "response", e.getValue().response, e.getValue().meanResponseNanos());
+            row(b, op + "service", e.getValue().service, e.getValue().meanServiceNanos());
+            row(b, op + "queue wait", e.getValue().queue, e.getValue().meanQueueNanos());
         }
         if (s.byOperation.size() > 1) {
-            row(b, "all response", s.all.response);
+            row(b, "all response", s.all.response, s.all.meanResponseNanos());
         }
         if (manifest != null) {
             manifest.selfCheck().ifPresent(check -> b.append(selfCheck(check)));
@@ -59,12 +64,13 @@ public final class SummaryText {
         return b.toString();
     }
 
-    private static void row(StringBuilder b, String name, Histogram h) {
+    /** A latency row: the count, the exact mean, and the histogram's percentiles and maximum. */
+    private static void row(StringBuilder b, String name, Histogram h, double meanNanos) {
         if (h.getTotalCount() == 0) {
             b.append(String.format(Locale.ROOT, "%-22s %10d%n", name, 0));
             return;
         }
-        b.append(String.format(Locale.ROOT, "%-22s %10d %10s", name, h.getTotalCount(), Durations.format(h.getMean())));
+        b.append(String.format(Locale.ROOT, "%-22s %10d %10s", name, h.getTotalCount(), Durations.format(meanNanos)));
         for (double p : PERCENTILES) {
             b.append(String.format(Locale.ROOT, " %10s", Durations.format(h.getValueAtPercentile(p))));
         }
@@ -85,6 +91,10 @@ public final class SummaryText {
             b.append("; ").append(n.verdict()).append('\n');
         }
         return b.toString();
+    }
+
+    private static void outcomeCounts(StringBuilder b, Map<String, Long> counts) {
+        counts.forEach((outcome, n) -> b.append(String.format(Locale.ROOT, ", %s %d", outcome, n)));
     }
 
     static String selfCheck(SelfCheck c) {

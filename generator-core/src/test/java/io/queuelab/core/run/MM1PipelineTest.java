@@ -61,7 +61,7 @@ class MM1PipelineTest {
         RunResult result = Runs.run(Runs.config(Runs.closed(8, Duration.ofSeconds(20)), 1, 100, dir.resolve("closed")),
                 MM1Backend.sync(MU, 3));
         RunSummary s = RunSummary.of(result.directory());
-        double throughput = s.okRate();
+        double throughput = s.throughput();
         assertEquals(MU, throughput, 0.05 * MU, "throughput of a saturated M/M/1 is mu");
         double expectedMean = 8 / MU * 1e9; // Little: N = X R with X = mu
         assertEquals(expectedMean, s.all.response.getMean(), 0.10 * expectedMean, "mean response N/mu");

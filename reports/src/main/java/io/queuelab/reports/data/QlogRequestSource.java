@@ -55,6 +55,16 @@ public final class QlogRequestSource implements RequestSource {
     }
 
     @Override
+    public int operation() {
+        return reader.operation();
+    }
+
+    @Override
+    public String operationName(int code) {
+        return reader.operationName(code);
+    }
+
+    @Override
     public int phase() {
         return reader.phase();
     }

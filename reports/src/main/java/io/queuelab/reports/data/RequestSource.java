@@ -33,6 +33,16 @@ public interface RequestSource extends Closeable {
 
     boolean warmup();
 
+    /** Operation code; 0 where the source knows one operation only. */
+    default int operation() {
+        return 0;
+    }
+
+    /** The name of an operation code. */
+    default String operationName(int code) {
+        return "request";
+    }
+
     /** Index of the run's phase the request belongs to; 0 where the source knows no phases. */
     default int phase() {
         return 0;

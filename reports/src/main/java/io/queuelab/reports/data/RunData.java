@@ -2,6 +2,7 @@ package io.queuelab.reports.data;
 
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.summary.RunSummary;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -10,14 +11,15 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Everything the analyses need from one run, read in one streaming pass in memory bounded
- * independently of the log's length: counts, an HdrHistogram of response times (ns, 3
- * significant digits), the exact mean, per-interval series, departure gaps and a thinned sample
- * of points for plots. Warm-up records are excluded (counted in {@link #warmupCount()}); only
- * successful requests enter the latency statistics, the others are counted by outcome name.
+ * independently of the log's length: the run's figures as {@link RunSummary} defines them (counts,
+ * rates, latency histograms, exact means: the same figures {@code queuelab summary} prints), the
+ * per-interval series, departure gaps, a thinned sample of points for plots, and the span of each
+ * phase that {@link SteadyState} cuts into windows. Warm-up records are excluded (counted in
+ * {@link #warmupCount()}); only successful requests enter the latency statistics, the others are
+ * counted by outcome name.
  */
 public final class RunData {
     /** The default interval of the per-interval series. */
@@ -25,20 +27,12 @@ public final class RunData {
 
     private final Path source;
     private final Manifest manifest;
-    private final Histogram responseNanos = new Histogram(3);
-    private final Histogram serviceNanos = new Histogram(3);
+    private final RunSummary.Accumulator figures = new RunSummary.Accumulator();
+    private RunSummary summary;
     private final IntervalSeries series;
     private final DepartureGaps gaps = new DepartureGaps();
     private final ResponseSample sample = new ResponseSample();
-    private final Map<String, Long> notOk = new TreeMap<>();
-    private long records;
-    private long warmup;
-    private long arrivals;
-    private long ok;
-    private double responseSumNanos;
-    private long firstIntended = Long.MAX_VALUE;
-    private long lastIntended = Long.MIN_VALUE;
-    private long lastCompleted = Long.MIN_VALUE;
+    private final SteadyState.Spans phaseSpans = new SteadyState.Spans();
     private double inFlightNanos;
 
     private RunData(Path source, Manifest manifest, long intervalNanos) {
@@ -62,41 +56,28 @@ public final class RunData {
             while (in.next()) {
                 data.add(in);
             }
+            data.summary = data.figures.finish(in::operationName, in::outcomeName);
         }
         data.gaps.finish();
         return data;
     }
 
     private void add(RequestSource r) {
-        records++;
-        if (r.warmup()) {
-            warmup++;
-            return;
-        }
         long intended = r.intended();
         long completed = r.completed();
         int outcome = r.outcome();
+        figures.add(intended, r.sent(), completed, r.operation(), outcome, r.warmup());
+        phaseSpans.add(r);
+        if (r.warmup()) {
+            return;
+        }
         if (intended != LogFormat.NONE) {
-            arrivals++;
-            firstIntended = Math.min(firstIntended, intended);
-            lastIntended = Math.max(lastIntended, intended);
             series.arrival(intended);
         }
-        if (completed != LogFormat.NONE) {
-            lastCompleted = Math.max(lastCompleted, completed);
-        }
         if (outcome != LogFormat.OK || completed == LogFormat.NONE || intended == LogFormat.NONE) {
-            notOk.merge(r.outcomeName(outcome), 1L, Long::sum);
             return;
         }
         long response = Math.max(0, completed - intended);
-        ok++;
-        responseSumNanos += response;
-        responseNanos.recordValue(response);
-        long sent = r.sent();
-        if (sent != LogFormat.NONE && completed >= sent) {
-            serviceNanos.recordValue(completed - sent);
-        }
         series.completion(completed, response);
         series.presence(intended, completed);
         inFlightNanos += response;
@@ -139,72 +120,72 @@ public final class RunData {
         return kind().equals("simulated");
     }
 
+    /** The run's figures, as {@code queuelab summary} prints them. */
+    public RunSummary summary() {
+        return summary;
+    }
+
     /** Every record of the log, warm-up included. */
     public long records() {
-        return records;
+        return summary.records;
     }
 
     public long warmupCount() {
-        return warmup;
+        return summary.warmupRecords;
     }
 
     /** Requests after warm-up with a scheduled instant (whatever their outcome). */
     public long arrivals() {
-        return arrivals;
+        return summary.arrivals;
     }
 
     /** Successful requests after warm-up: the population of the latency statistics. */
     public long okCount() {
-        return ok;
+        return summary.okCount();
     }
 
     /** Requests after warm-up that did not succeed, by outcome name (dropped, unfinished, errors). */
     public Map<String, Long> notOkByOutcome() {
-        return Map.copyOf(notOk);
+        return summary.notOkByOutcome();
     }
 
     public long notOkCount() {
-        return notOk.values().stream().mapToLong(Long::longValue).sum();
+        return summary.notOkCount();
     }
 
     /** Response times of the successful requests, ns. */
     public Histogram responseNanos() {
-        return responseNanos;
+        return summary.all.response;
     }
 
     /** Service times (completed - sent) where the log knows the send instant, ns. */
     public Histogram serviceNanos() {
-        return serviceNanos;
+        return summary.all.service;
     }
 
     /** Exact mean response time in seconds (from the sum, not the histogram). */
     public double meanResponseSeconds() {
-        return ok == 0 ? Double.NaN : responseSumNanos / ok / 1e9;
+        return summary.meanResponseSeconds();
     }
 
     /** Response-time quantile in seconds (q in [0, 1]) from the histogram. */
     public double quantileSeconds(double q) {
-        return responseNanos.getValueAtPercentile(q * 100) / 1e9;
+        return responseNanos().getValueAtPercentile(q * 100) / 1e9;
     }
 
-    /** Length of the run in seconds: first scheduled instant to last completion. */
+    /** Length of the run in seconds: {@link RunSummary}'s measured span. */
     public double spanSeconds() {
-        if (arrivals == 0) {
-            return 0;
-        }
-        return (Math.max(lastCompleted, lastIntended) - firstIntended) / 1e9;
+        return summary.spanSeconds();
     }
 
-    /** Arrival rate: arrivals over the span of scheduled instants, per second. */
+    /** Arrival rate per second, as {@link RunSummary#arrivalRate()}. */
     public double arrivalRate() {
-        double span = (lastIntended - firstIntended) / 1e9;
-        return arrivals < 2 || span <= 0 ? Double.NaN : (arrivals - 1) / span;
+        return summary.arrivalRate();
     }
 
-    /** Throughput: successful completions per second over the run's span. */
+    /** Throughput: successful completions per second over the measured span, as {@link RunSummary#throughput()}. */
     public double throughput() {
-        double span = spanSeconds();
-        return span <= 0 ? Double.NaN : ok / span;
+        return summary.throughput();
     }
 
     /** Time-average number of successful requests in the system over the run's span (N of a closed run). */
@@ -215,6 +196,11 @@ public final class RunData {
 
     public IntervalSeries series() {
         return series;
+    }
+
+    /** Each phase's span of ok measured requests, which the steady state's windows divide. */
+    SteadyState.Spans phaseSpans() {
+        return phaseSpans;
     }
 
     public DepartureGaps departureGaps() {
@@ -229,7 +215,7 @@ public final class RunData {
     public static Histogram mergedResponseNanos(Collection<RunData> runs) {
         Histogram merged = new Histogram(3);
         for (RunData run : runs) {
-            merged.add(run.responseNanos);
+            merged.add(run.responseNanos());
         }
         return merged;
     }

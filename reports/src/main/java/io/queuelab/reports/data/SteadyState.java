@@ -26,7 +26,10 @@ import java.util.Locale;
  *       requests, are nearly independent in a queue, so the interval is honest about the
  *       autocorrelation of response times.</li>
  * </ul>
- * Two passes over the log, memory bounded by one histogram per section.
+ * The windows and sections divide each phase's span, its first to last intended instant, which is
+ * known only after a pass over the whole log: so the steady state is the second pass over a log,
+ * after the one that found the spans (RunData's, in the report: {@link SecondPass}). Memory
+ * bounded by one histogram per section.
  */
 public record SteadyState(List<Phase> phases) {
     public static final int WINDOWS = 200;
@@ -76,44 +79,76 @@ public record SteadyState(List<Phase> phases) {
                 : value + " +- " + Durations.format(e.halfWidth() * 1e9);
     }
 
+    /**
+     * The steady state of a log no pass has read yet: two passes, one for the phases' spans, one
+     * for the sections (the report takes the spans from RunData's pass instead: {@link SecondPass}).
+     */
     public static SteadyState of(Path run) throws IOException {
-        long[] first = new long[256];
-        long[] last = new long[256];
-        Arrays.fill(first, Long.MAX_VALUE);
-        Arrays.fill(last, Long.MIN_VALUE);
+        Spans spans = new Spans();
         try (RequestSource source = RequestSource.open(run)) {
             while (source.next()) {
-                if (counts(source)) {
-                    int p = source.phase();
-                    first[p] = Math.min(first[p], source.intended());
-                    last[p] = Math.max(last[p], source.intended());
-                }
+                spans.add(source);
             }
         }
-        Accumulator[] phases = new Accumulator[256];
-        for (int p = 0; p < phases.length; p++) {
-            if (first[p] <= last[p]) {
-                phases[p] = new Accumulator(first[p], last[p]);
-            }
-        }
+        Sections sections = new Sections(spans);
         try (RequestSource source = RequestSource.open(run)) {
             while (source.next()) {
-                if (counts(source)) {
-                    phases[source.phase()].add(source.intended(), source.completed() - source.intended());
-                }
+                sections.add(source);
             }
         }
-        List<Phase> result = new ArrayList<>();
-        for (int p = 0; p < phases.length; p++) {
-            if (phases[p] != null) {
-                result.add(phases[p].finish(p));
-            }
-        }
-        return new SteadyState(List.copyOf(result));
+        return sections.finish();
     }
 
     private static boolean counts(RequestSource s) {
         return !s.warmup() && s.outcome() == LogFormat.OK && s.completed() != LogFormat.NONE;
+    }
+
+    /** Each phase's first and last intended instant of the requests the steady state counts, fed record by record. */
+    static final class Spans {
+        private final long[] first = new long[256];
+        private final long[] last = new long[256];
+
+        Spans() {
+            Arrays.fill(first, Long.MAX_VALUE);
+            Arrays.fill(last, Long.MIN_VALUE);
+        }
+
+        void add(RequestSource source) {
+            if (counts(source)) {
+                int p = source.phase();
+                first[p] = Math.min(first[p], source.intended());
+                last[p] = Math.max(last[p], source.intended());
+            }
+        }
+    }
+
+    /** The windows and sections of every phase of known span, fed record by record. */
+    static final class Sections {
+        private final Accumulator[] phases = new Accumulator[256];
+
+        Sections(Spans spans) {
+            for (int p = 0; p < phases.length; p++) {
+                if (spans.first[p] <= spans.last[p]) {
+                    phases[p] = new Accumulator(spans.first[p], spans.last[p]);
+                }
+            }
+        }
+
+        void add(RequestSource source) {
+            if (counts(source)) {
+                phases[source.phase()].add(source.intended(), source.completed() - source.intended());
+            }
+        }
+
+        SteadyState finish() {
+            List<Phase> result = new ArrayList<>();
+            for (int p = 0; p < phases.length; p++) {
+                if (phases[p] != null) {
+                    result.add(phases[p].finish(p));
+                }
+            }
+            return new SteadyState(List.copyOf(result));
+        }
     }
 
     private static final class Accumulator {

@@ -6,6 +6,7 @@ import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.compare.Replications;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
+import io.queuelab.reports.data.SecondPass;
 import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.reports.data.SteadyState;
 import io.queuelab.reports.fit.DpbFit;
@@ -42,7 +43,8 @@ import java.util.concurrent.Callable;
  * <p>Guarantees: the same runs give the same analysis (every simulation has a fixed seed); a figure
  * that cannot be computed (a fit that fails, a model with no steady state at a run's rate) is kept
  * as its reason rather than thrown, so the report can say what it could not compute; nothing is
- * written.
+ * written. Each run's log is read twice at most: by {@link RunData} and once more by
+ * {@link SecondPass} (the steady state, and the arrivals of a run simulated trace-driven).
  */
 final class ReportAnalysis {
     /** Response-time-vs-time charts drawn at most (measured runs first). */
@@ -160,7 +162,6 @@ final class ReportAnalysis {
         }
         for (RunData r : runs) {
             little.add(new LittleWindows(r, LittlesLawCheck.defaultWindowSeconds(r), LittlesLawCheck.check(r)));
-            steady.add(new SteadyPhases(r, SteadyState.of(r.source()).phases()));
         }
         for (RunData r : measured) {
             Optional<ResourceUse> use = Files.isDirectory(r.source()) ? ResourceUse.read(r.source()) : Optional.empty();
@@ -168,10 +169,24 @@ final class ReportAnalysis {
         }
         mm1 = mm1(measured);
         dpb = dpb(measured);
+        List<Planned> plan = plan();
+        Map<RunData, Matched> withModel = new LinkedHashMap<>();
+        for (RunData r : runs) {
+            // the second and last read of each log: the steady state, and the arrivals of a run simulated trace-driven
+            Optional<Planned> simulatedRun = plan.stream().filter(p -> p.measured() == r && p.twin().isEmpty()).findFirst();
+            boolean traced = simulatedRun.isPresent() && traceable(r);
+            SecondPass pass = SecondPass.read(r, traced);
+            steady.add(new SteadyPhases(r, pass.steadyState().phases()));
+            if (simulatedRun.isPresent()) {
+                withModel.put(r, withFittedModel(r, pass.arrivalInstants()));
+            }
+        }
+        for (Planned p : plan) {
+            matched.add(p.twin().isPresent() ? compared(p.measured(), p.twin().get()) : withModel.get(p.measured()));
+        }
         for (RunData r : runs.subList(0, Math.min(MAX_TIME_CHARTS, runs.size()))) {
             timeLines.add(timeLine(r));
         }
-        match();
         closed = closed();
     }
 
@@ -238,27 +253,47 @@ final class ReportAnalysis {
         return new TimeLine(r, flushes, failure, causes, telemetry, Optional.ofNullable(resources.get(r)));
     }
 
-    private void match() throws IOException {
-        Optional<ModelFit> mm1Model = mm1.forSimulation();
-        Optional<DpbFit> dpbModel = dpb.forSimulation();
+    /** A measured run to compare: with its simulated twin, or (no twin) with a simulation of the fitted model. */
+    private record Planned(RunData measured, Optional<RunData> twin) {
+    }
+
+    /**
+     * The comparisons to make, in the order of the measured runs: each with a simulated run of the
+     * same shape, else, for at most {@link #MAX_MODEL_COMPARISONS} runs, with the fitted model.
+     */
+    private List<Planned> plan() {
+        List<Planned> plan = new ArrayList<>();
         int modelComparisons = 0;
         for (RunData m : measured) {
             RunShape shape = RunShape.of(m);
             Optional<RunData> twin = simulated.stream().filter(s -> sameShape(shape, RunShape.of(s))).findFirst();
             if (twin.isPresent()) {
-                RunData s = twin.get();
-                matched.add(compared(m, "simulated " + s.name(), s.responseNanos(), false,
-                        Replications.forSimulatedRun(s, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED)));
+                plan.add(new Planned(m, twin));
             } else if (modelComparisons < MAX_MODEL_COMPARISONS && m.okCount() > 0
-                    && (dpbModel.isPresent() || (mm1Model.isPresent() && shape.open()))) {
+                    && (dpb.forSimulation().isPresent() || (mm1.forSimulation().isPresent() && shape.open()))) {
                 modelComparisons++;
-                try {
-                    matched.add(withFittedModel(m, shape, mm1Model, dpbModel));
-                } catch (IllegalArgumentException unstable) {
-                    // e.g. a fitted model whose capacity is below this run's rate: no steady state to simulate
-                    matched.add(new NotSimulated(m, unstable.getMessage()));
-                }
+                plan.add(new Planned(m, Optional.empty()));
             }
+        }
+        return plan;
+    }
+
+    private static Compared compared(RunData m, RunData twin) throws IOException {
+        return compared(m, "simulated " + twin.name(), twin.responseNanos(), false,
+                Replications.forSimulatedRun(twin, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED));
+    }
+
+    /** An open run of a run directory is simulated under its own arrival instants. */
+    private static boolean traceable(RunData m) {
+        return RunShape.of(m).open() && Files.isDirectory(m.source());
+    }
+
+    private Matched withFittedModel(RunData m, long[] arrivalInstants) throws IOException {
+        try {
+            return withFittedModel(m, RunShape.of(m), mm1.forSimulation(), dpb.forSimulation(), arrivalInstants);
+        } catch (IllegalArgumentException unstable) {
+            // e.g. a fitted model whose capacity is below this run's rate: no steady state to simulate
+            return new NotSimulated(m, unstable.getMessage());
         }
     }
 
@@ -266,12 +301,13 @@ final class ReportAnalysis {
      * Simulates the fitted model (DPB if fitted, else the modified M/M/1) under the measured run's
      * own arrival instants (trace-driven) for an open run, or with its N for a closed run.
      */
-    private static Compared withFittedModel(RunData m, RunShape shape, Optional<ModelFit> mm1, Optional<DpbFit> dpb) throws IOException {
+    private static Compared withFittedModel(RunData m, RunShape shape, Optional<ModelFit> mm1, Optional<DpbFit> dpb,
+                                            long[] arrivalInstants) throws IOException {
         Model model = dpb.isPresent() ? dpb.get().model() : Mm1Fits.simulationModel(mm1.get().value("x"), mm1.get().value("l"));
         String modelName = dpb.isPresent() ? "fitted DPB model" : "fitted modified M/M/1";
-        boolean traceable = shape.open() && Files.isDirectory(m.source());
+        boolean traceable = traceable(m);
         Workload workload = shape.closed() ? Workload.closed(shape.jobs())
-                : traceable ? Workload.traceOf(m.source()) : Workload.open(shape.level());
+                : traceable ? new Workload.Trace(arrivalInstants) : Workload.open(shape.level());
         Simulation simulation = Simulation.of(model, workload).seed(YARDSTICK_SEED - 1);
         // a trace ends by itself; a closed run lasts as long as the measured one; an open run of a CSV log has no
         // trace to replay, so it gets as many customers as the log has successful requests
