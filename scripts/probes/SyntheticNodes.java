@@ -1,11 +1,20 @@
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
 import io.queuelab.core.log.RequestLogWriter;
 import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.manifest.BackendInfo;
+import io.queuelab.core.manifest.ClockAnchor;
+import io.queuelab.core.manifest.HostInfo;
+import io.queuelab.core.manifest.LoadConfig;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.RunEnd;
+import io.queuelab.core.manifest.RunNode;
+import io.queuelab.core.manifest.ScheduleStart;
+import io.queuelab.core.run.LogTotals;
+import io.queuelab.core.run.SelfCheck;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -41,30 +50,22 @@ public class SyntheticNodes {
                 }
             }
             total += records;
-            Manifest m = Manifest.create("measured");
-            ObjectNode config = m.section("config");
-            config.put("loop", "open").put("arrivals", "poisson").put("seed", 1000 + i);
-            config.putArray("phases").addObject().put("name", "main").put("durationSeconds", seconds)
-                    .put("rate", nodeRate).put("warmup", false);
-            m.section("node").put("index", i).put("count", k);
-            m.section("host").put("name", "synthetic-" + i);
-            m.section("start").put("anchorEpochNanos", anchor).put("scheduleStartNanos", start);
-            ArrayNode ops = m.section("backend").put("kind", "sync").putArray("operations");
-            ops.addObject().put("name", "select").put("probability", 1.0);
-            m.section("totals").put("scheduled", records).put("ok", records).put("errors", 0)
-                    .put("dropped", 0).put("unfinished", 0).putObject("errorsByClass");
-            ObjectNode check = m.section("selfCheck");
-            check.put("openLoop", true).put("lagP50Nanos", 1000).put("lagP99Nanos", 5000).put("cpuSeconds", 0.5)
-                    .put("gcPauseSeconds", 0.0).put("gcCount", 0);
-            check.putArray("phases").addObject().put("achievedRate", records / seconds);
-            check.putArray("failures");
-            check.put("verdict", "the generator kept up");
             long offset = (i % 7 - 3) * 1_000_000L;
-            ObjectNode clock = m.section("clock").put("reference", "10.0.0.1:7471");
-            clock.putObject("start").put("offsetNanos", offset).put("uncertaintyNanos", 40_000).put("atNanos", 0).put("exchanges", 64);
-            clock.putObject("end").put("offsetNanos", offset + (long) (seconds * 20_000)).put("uncertaintyNanos", 40_000)
-                    .put("atNanos", end + service).put("exchanges", 64);
-            m.section("end").put("epochNanos", anchor + end + service);
+            Manifest m = Manifest.create(Manifest.MEASURED)
+                    .config(new LoadConfig("open", "poisson", 0, null,
+                            List.of(new LoadConfig.PhaseConfig("main", seconds, null, nodeRate, false)), 1, 1, 1,
+                            1000L + i, 0, 0, null))
+                    .node(RunNode.single(i, k))
+                    .host(new HostInfo("synthetic-" + i, null, 0))
+                    .start(new ScheduleStart(anchor, start, null))
+                    .backend(new BackendInfo("sync", List.of(new BackendInfo.Operation("select", 1.0)), null))
+                    .totals(new LogTotals(records, records, 0, 0, 0, Map.of()))
+                    .selfCheck(new SelfCheck(true, List.of(new SelfCheck.PhaseCheck("main", false, nodeRate, records, 0,
+                            records / seconds, Double.NaN, Double.NaN, 0)), 1000, 5000, 0, 0, 0, 0, 0.5, 0, 0, 0, List.of(),
+                            "the generator kept up", 0, 0, 0, 0, List.of()))
+                    .clock(new ClockAnchor("10.0.0.1:7471", new ClockAnchor.Measurement(offset, 40_000L, 0L, 64, null),
+                            new ClockAnchor.Measurement(offset + (long) (seconds * 20_000), 40_000L, end + service, 64, null)))
+                    .end(RunEnd.at(anchor + end + service));
             m.markComplete();
             m.write(run.path());
         }

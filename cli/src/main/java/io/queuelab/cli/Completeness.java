@@ -1,9 +1,7 @@
 package io.queuelab.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
@@ -23,8 +21,6 @@ import java.util.stream.Stream;
  * one "WARNING:" line each, none for a complete and intact one.
  */
 final class Completeness {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private Completeness() {
     }
 
@@ -79,15 +75,8 @@ final class Completeness {
 
     /** Warnings for a sweep: not complete (with its finished and unfinished runs on disk). */
     static List<String> ofSweep(Path sweep) throws IOException {
-        boolean complete = false;
+        boolean complete = SweepManifest.read(sweep).map(SweepManifest.Contents::complete).orElse(false);
         Path file = sweep.resolve(SweepManifest.FILE_NAME);
-        if (Files.isRegularFile(file)) {
-            try {
-                complete = JSON.readTree(file.toFile()).path("complete").asBoolean(false);
-            } catch (com.fasterxml.jackson.core.JacksonException e) {
-                complete = false;
-            }
-        }
         List<String> warnings = new ArrayList<>();
         List<Path> runs = runsOf(sweep);
         List<String> finished = new ArrayList<>();
@@ -117,17 +106,11 @@ final class Completeness {
      */
     static List<Path> runsOf(Path sweep) throws IOException {
         Set<Path> runs = new LinkedHashSet<>();
-        Path file = sweep.resolve(SweepManifest.FILE_NAME);
-        if (Files.isRegularFile(file)) {
-            try {
-                for (JsonNode run : JSON.readTree(file.toFile()).path("runs")) {
-                    Path dir = sweep.resolve(run.path("dir").asText());
-                    if (Files.isRegularFile(dir.resolve(LogFormat.FILE_NAME))) {
-                        runs.add(dir);
-                    }
-                }
-            } catch (com.fasterxml.jackson.core.JacksonException unreadable) {
-                // the runs on disk still say what there is
+        // an unreadable sweep.json lists nothing: the runs on disk still say what there is
+        for (SweepManifest.Run run : SweepManifest.read(sweep).map(SweepManifest.Contents::runs).orElse(List.of())) {
+            Path dir = run.dir() == null ? null : sweep.resolve(run.dir());
+            if (dir != null && Files.isRegularFile(dir.resolve(LogFormat.FILE_NAME))) {
+                runs.add(dir);
             }
         }
         runs.addAll(runsOnDisk(sweep));

@@ -1,6 +1,6 @@
 package io.queuelab.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.merge.RunMerge;
 import io.queuelab.core.run.Durations;
 import io.queuelab.core.telemetry.ResourceUse;
@@ -12,7 +12,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -44,15 +43,11 @@ public final class MergeCommand implements Callable<Integer> {
                 : "clock: reference " + r.clockReference() + ", every offset within +-" + Durations.format(r.maxClockUncertaintyNanos()));
         o.println("start skew: " + Durations.format(r.startSkewNanos()));
         o.println("verdict: " + r.selfCheck().verdict());
-        JsonNode telemetry = r.directory().manifest().root().path("merge").path("telemetry");
-        if (!telemetry.path("files").isEmpty()) {
-            List<String> files = new ArrayList<>();
-            telemetry.path("files").forEach(f -> files.add(f.asText()));
-            List<String> leftOut = new ArrayList<>();
-            telemetry.path("leftOut").forEach(f -> leftOut.add(f.asText()));
-            o.println("telemetry: " + String.join(", ", files) + (telemetry.has("serverSampledBy")
-                    ? ", the server's from node " + telemetry.path("serverSampledBy").asInt() : "")
-                    + (leftOut.isEmpty() ? "" : "; left out: " + String.join("; ", leftOut)));
+        MergeInfo.Telemetry telemetry = r.directory().manifest().merge().map(MergeInfo::telemetry).orElse(null);
+        if (telemetry != null && !telemetry.files().isEmpty()) {
+            o.println("telemetry: " + String.join(", ", telemetry.files()) + (telemetry.serverSampledBy() != null
+                    ? ", the server's from node " + telemetry.serverSampledBy() : "")
+                    + (telemetry.leftOut().isEmpty() ? "" : "; left out: " + String.join("; ", telemetry.leftOut())));
             ResourceUse.read(r.directory().path()).ifPresent(use -> o.print(use.render()));
         }
         o.flush();

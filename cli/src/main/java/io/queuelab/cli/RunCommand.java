@@ -85,7 +85,7 @@ public final class RunCommand implements Callable<Integer> {
             out.flush();
             if (signals.interrupted()) {
                 throw new Interrupted(signals.exitCode(), dir.path() + " is complete up to the interruption ("
-                        + dir.manifest().root().path("end").path("stopReason").asText() + ")");
+                        + dir.manifest().stopReason().orElse("") + ")");
             }
         }
         return result;

@@ -1,6 +1,6 @@
 package io.queuelab.cli;
 
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.core.summary.SummaryText;
@@ -42,7 +42,7 @@ public final class SummaryCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(SummaryText.render(RunSummary.of(run), manifest));
         List<String> phaseNames = new ArrayList<>();
         if (manifest != null) {
-            manifest.root().path("config").path("phases").forEach(p -> phaseNames.add(p.path("name").asText()));
+            manifest.config().ifPresent(c -> c.phases().forEach(p -> phaseNames.add(p.name())));
         }
         spec.commandLine().getOut().print(SteadyState.of(run.path()).text(phaseNames));
         ResourceUse.read(run.path()).ifPresent(use -> spec.commandLine().getOut().print(use.render()));

@@ -1,6 +1,6 @@
 package io.queuelab.cli;
 
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import org.junit.jupiter.api.Test;
@@ -41,7 +41,7 @@ class DemoCommandTest {
             RunDirectory rd = RunDirectory.open(demo.resolve(run));
             Manifest m = rd.manifest();
             assertTrue(m.complete(), run);
-            assertTrue(m.root().path("backend").path("server").toString().contains("MariaDB"), m.root().path("backend").toString());
+            assertTrue(String.valueOf(m.backend().orElseThrow().server()).contains("MariaDB"), m.backend().toString());
             RunSummary s = RunSummary.of(rd);
             assertEquals(0, s.count("dropped") + s.records - s.count("ok"), run + " all ok: " + s.outcomes);
             assertTrue(Files.size(rd.path().resolve("server-status.csv")) > 0, "telemetry in " + run);

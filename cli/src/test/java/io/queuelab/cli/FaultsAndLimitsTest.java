@@ -1,10 +1,11 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.manifest.RunEnd;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -110,11 +112,11 @@ class FaultsAndLimitsTest {
 
     /** A real run of the no-op backend, made to look as a crash leaves it: manifest not complete, log not closed. */
     private Path crashedRun(Path run) throws IOException {
-        Manifest m = Manifest.read(run);
-        m.root().put("complete", false);
-        m.root().remove("totals");
-        m.root().remove("selfCheck");
-        m.write(run);
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode m = (ObjectNode) json.readTree(run.resolve(Manifest.FILE_NAME).toFile());
+        m.put("complete", false);
+        m.remove(List.of("totals", "selfCheck"));
+        json.writeValue(run.resolve(Manifest.FILE_NAME).toFile(), m);
         try (FileChannel log = FileChannel.open(run.resolve(LogFormat.FILE_NAME), StandardOpenOption.WRITE)) {
             log.truncate(log.size() - LogFormat.CHUNK_OVERHEAD - Long.BYTES); // no end chunk
         }
@@ -133,7 +135,7 @@ class FaultsAndLimitsTest {
     @Test
     void readSpeedReadsEveryRecordOfARun() throws IOException {
         Path run = noopRun("speed");
-        long scheduled = Manifest.read(run).root().path("totals").path("scheduled").asLong();
+        long scheduled = Manifest.read(run).totals().orElseThrow().scheduled();
         CliTestSupport.Result r = CliTestSupport.run("read-speed", run.toString());
         assertEquals(0, r.exitCode(), r.err());
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+) records, best of \\d+ passes: ([0-9.]+) million records/s")
@@ -163,11 +165,28 @@ class FaultsAndLimitsTest {
     }
 
     @Test
+    void aRunDirectoryOfAnotherManifestVersionIsAOneLineError() throws IOException {
+        Path run = noopRun("future");
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode m = (ObjectNode) json.readTree(run.resolve(Manifest.FILE_NAME).toFile());
+        m.put("formatVersion", 999);
+        json.writeValue(run.resolve(Manifest.FILE_NAME).toFile(), m);
+        for (String command : List.of("summary", "merge")) {
+            String err = command.equals("summary") ? refused("summary", run.toString())
+                    : refused("merge", "--out", dir.resolve("merged").toString(), run.toString(), run.toString());
+            assertTrue(err.contains("manifest format version 999; this queuelab reads versions 1 to " + Manifest.FORMAT_VERSION),
+                    err);
+        }
+        assertFalse(Files.exists(dir.resolve("merged")));
+    }
+
+    @Test
     void aRunCutShortSaysSoFirst() throws IOException {
         Path run = noopRun("cut");
         // as LoadRun completes a run ended by Ctrl-C
         Manifest m = Manifest.read(run);
-        m.section("end").put("stopReason", "interrupted by SIGINT at 0.5 s of 1.0 s");
+        RunEnd end = m.end().orElseThrow();
+        m.end(new RunEnd(end.epochNanos(), null, null, null, null, "interrupted by SIGINT at 0.5 s of 1.0 s"));
         m.write(run);
         CliTestSupport.Result summary = CliTestSupport.run("summary", run.toString());
         assertTrue(summary.out().startsWith("WARNING: this run was cut short (interrupted by SIGINT at 0.5 s of 1.0 s); its log "

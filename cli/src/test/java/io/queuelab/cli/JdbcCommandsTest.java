@@ -83,11 +83,11 @@ class JdbcCommandsTest {
                 "--rate", "2", "--duration", "3s", "--telemetry-interval", "500ms", "--out", runDir.toString());
         assertEquals(0, r.exitCode(), r.toString());
         io.queuelab.core.summary.RunSummary summary = io.queuelab.core.summary.RunSummary.of(io.queuelab.core.log.RunDirectory.open(runDir));
-        long scheduled = io.queuelab.core.log.Manifest.read(runDir).root().path("totals").path("scheduled").asLong();
+        long scheduled = io.queuelab.core.manifest.Manifest.read(runDir).totals().orElseThrow().scheduled();
         assertTrue(scheduled >= 5, "a constant 2/s for 3 s: " + scheduled);
         assertEquals(scheduled, summary.count("ok"), summary.outcomes.toString());
-        assertEquals("iot-bulk", io.queuelab.core.log.Manifest.read(runDir).root().path("backend").path("server").path("workload")
-                .path("name").asText());
+        Object workload = io.queuelab.core.manifest.Manifest.read(runDir).backend().orElseThrow().server().get("workload");
+        assertEquals("iot-bulk", ((Map<?, ?>) workload).get("name"));
         var use = io.queuelab.core.telemetry.ResourceUse.read(runDir).orElseThrow().processes();
         var server = use.get("server");
         assertTrue(server.size() >= 5, "samples of the embedded server");

@@ -1,8 +1,10 @@
 package io.queuelab.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.manifest.MergeInfo;
+import io.queuelab.core.run.SelfCheck;
+import io.queuelab.core.manifest.ClockAnchor;
 import com.google.common.hash.Hashing;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.jdbc.EmbeddedMariaDb;
@@ -128,38 +130,37 @@ class MultiHostIT {
         RunDirectory merged = RunDirectory.open(out);
         Manifest m = merged.manifest();
         assertTrue(m.complete());
-        JsonNode root = m.root();
-        assertEquals(3, root.path("node").path("count").asInt());
-        assertEquals(3000.0, root.path("config").path("phases").path(0).path("rate").asDouble());
+        assertEquals(3, m.node().orElseThrow().count());
+        assertEquals(3000.0, m.config().orElseThrow().phases().get(0).rate());
         long nodeTotal = 0;
         for (int i = 0; i < 3; i++) {
-            JsonNode node = root.path("merge").path("nodes").path(i);
-            assertEquals(i, node.path("index").asInt());
-            nodeTotal += node.path("totals").path("scheduled").asLong();
-            JsonNode clock = RunDirectory.open(nodes.resolve("node-" + i)).manifest().root().path("clock");
-            assertEquals(BRIDGE + ":" + port, clock.path("reference").asText());
-            for (String when : List.of("start", "end")) {
-                long uncertainty = clock.path(when).path("uncertaintyNanos").asLong(-1);
+            MergeInfo.Node node = m.merge().orElseThrow().nodes().get(i);
+            assertEquals(i, node.index());
+            nodeTotal += node.totals().scheduled();
+            ClockAnchor clock = RunDirectory.open(nodes.resolve("node-" + i)).manifest().clock().orElseThrow();
+            assertEquals(BRIDGE + ":" + port, clock.reference());
+            for (ClockAnchor.Measurement when : List.of(clock.start(), clock.end())) {
+                long uncertainty = when.uncertaintyNanos() == null ? -1 : when.uncertaintyNanos();
                 assertTrue(uncertainty >= 0 && uncertainty < 10_000_000, "node " + i + " " + when + ": " + clock);
                 // one kernel clock under every namespace: what is measured is the node's anchor reading only
-                assertTrue(Math.abs(clock.path(when).path("offsetNanos").asLong()) < 50_000_000, "node " + i + ": " + clock);
+                assertTrue(Math.abs(when.offsetNanos()) < 50_000_000, "node " + i + ": " + clock);
             }
-            assertTrue(node.has("clockOffsetNanos") && node.has("clockDriftNanosPerSecond"), node::toString);
+            assertTrue(node.clockOffsetNanos() != null && node.clockDriftNanosPerSecond() != null, node::toString);
         }
         RunSummary summary = RunSummary.of(merged);
         assertEquals(nodeTotal, summary.records);
-        assertEquals(nodeTotal, root.path("totals").path("scheduled").asLong());
+        assertEquals(nodeTotal, m.totals().orElseThrow().scheduled());
         assertEquals(nodeTotal, summary.count("ok"));
         assertTrue(nodeTotal > 3000 * 3 * 0.9 && nodeTotal < 3000 * 3 * 1.1, "3 s at 3000/s: " + nodeTotal);
-        long skew = root.path("merge").path("startSkewNanos").asLong(-1);
+        long skew = m.merge().orElseThrow().startSkewNanos();
         assertTrue(skew >= 0 && skew < 30_000_000, "start skew " + skew + " ns");
-        JsonNode phase = root.path("selfCheck").path("phases").path(0);
-        assertEquals(nodeTotal, phase.path("scheduled").asLong());
-        assertTrue(phase.path("ksD").asDouble(1) < 0.05, "three independent Poisson streams make one: " + phase);
+        SelfCheck.PhaseCheck phase = m.selfCheck().orElseThrow().phases().get(0);
+        assertEquals(nodeTotal, phase.scheduled());
+        assertTrue(phase.ksD() < 0.05, "three independent Poisson streams make one: " + phase);
         List<String> mergedFailures = new ArrayList<>();
-        root.path("selfCheck").path("failures").forEach(f -> {
-            if (!f.asText().startsWith("node ")) {
-                mergedFailures.add(f.asText());
+        m.selfCheck().orElseThrow().failures().forEach(f -> {
+            if (!f.startsWith("node ")) {
+                mergedFailures.add(f);
             }
         });
         assertEquals(List.of(), mergedFailures, "only a node's own timing check may fail on a shared 2-core machine");
@@ -187,14 +188,14 @@ class MultiHostIT {
                 hosts.resolve("jdbc.out"));
         String said = Files.readString(hosts.resolve("jdbc.out"));
         assertEquals(0, run.exitValue(), said);
-        JsonNode root1 = RunDirectory.open(out).manifest().root();
-        long scheduled = root1.path("totals").path("scheduled").asLong();
+        Manifest root1 = RunDirectory.open(out).manifest();
+        long scheduled = root1.totals().orElseThrow().scheduled();
         assertTrue(scheduled > 700 && scheduled < 1100, "3 s at 300/s: " + scheduled);
-        assertEquals(scheduled, root1.path("totals").path("ok").asLong(),
-                "every select answered, so every node logged in with the password it read from stdin: " + root1.path("totals"));
+        assertEquals(scheduled, root1.totals().orElseThrow().ok(),
+                "every select answered, so every node logged in with the password it read from stdin: " + root1.totals());
         assertEquals(scheduled, RunSummary.of(RunDirectory.open(out)).count("ok"));
-        for (JsonNode node : root1.path("merge").path("nodes")) {
-            assertEquals("jdbc", node.path("settings").path("backend").asText());
+        for (MergeInfo.Node node : root1.merge().orElseThrow().nodes()) {
+            assertEquals("jdbc", node.settings().get("backend"));
         }
         assertFalse(Files.readString(hosts.resolve("ssh-argv.log")).contains(SECRET), "the password is on an ssh command line");
     }

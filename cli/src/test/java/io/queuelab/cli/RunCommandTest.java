@@ -1,6 +1,6 @@
 package io.queuelab.cli;
 
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,9 +26,9 @@ class RunCommandTest {
         assertTrue(r.out().contains("verdict:"), r.out());
         Manifest m = Manifest.read(run);
         assertTrue(m.complete());
-        assertEquals(9, m.root().path("settings").path("baseSeed").asLong());
-        assertEquals("mm1-async", m.root().path("settings").path("backend").asText());
-        assertEquals("async", m.root().path("backend").path("kind").asText());
+        assertEquals(9, ((Number) m.settings().get("baseSeed")).longValue());
+        assertEquals("mm1-async", m.settings().get("backend"));
+        assertEquals("async", m.backend().orElseThrow().kind());
 
         CliTestSupport.Result summary = CliTestSupport.run("summary", run.toString());
         assertEquals(0, summary.exitCode(), summary.err());
@@ -38,7 +38,7 @@ class RunCommandTest {
         assertEquals(0, CliTestSupport.run("export", run.toString(), "--csv", csv.toString(), "--hlog", dir.resolve("h").toString()).exitCode());
         List<String> lines = Files.readAllLines(csv);
         assertTrue(lines.get(0).startsWith("node,worker,operation,outcome"));
-        long logged = m.root().path("totals").path("scheduled").asLong();
+        long logged = m.totals().orElseThrow().scheduled();
         assertEquals(logged + 1, lines.size(), "one row a request");
         // HdrHistogram's own reader (what HistogramLogProcessor uses) reads every ok, non-warm-up request back
         long inHlog = 0;

@@ -1,6 +1,6 @@
 package io.queuelab.cli;
 
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,7 +84,7 @@ class SimulateCommandTest {
         Manifest manifest = Manifest.read(dir);
         assertTrue(manifest.complete());
         assertEquals("simulated", manifest.kind());
-        assertEquals(111, manifest.root().path("model").path("parameters").path("bufferPages").asInt());
+        assertEquals(111, (int) manifest.model().orElseThrow().parameters().bufferPages());
 
         assertEquals(0, run("simulate", "--model", "dpb", "--trace", dir.toString(), "--replications", "2"), stderr());
         assertTrue(stdout().contains("trace workload"), stdout());

@@ -1,6 +1,6 @@
 package io.queuelab.cli;
 
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import org.junit.jupiter.api.Test;
@@ -31,8 +31,8 @@ class SweepCommandTest {
         assertEquals(300, high.all.response.getTotalCount(), 4 * Math.sqrt(300));
         assertTrue(Manifest.read(sweep.resolve("rate-150")).complete());
         // each run draws its own parameters: an UPDATE load repeating the last run's values would change no row
-        long lowSeed = Manifest.read(sweep.resolve("rate-50")).root().path("config").path("seed").asLong(1);
-        long highSeed = Manifest.read(sweep.resolve("rate-150")).root().path("config").path("seed").asLong(1);
+        long lowSeed = Manifest.read(sweep.resolve("rate-50")).config().orElseThrow().seed();
+        long highSeed = Manifest.read(sweep.resolve("rate-150")).config().orElseThrow().seed();
         assertTrue(lowSeed != highSeed && lowSeed != 1 && highSeed != 1, "seeds of the two runs (--seed 1): " + lowSeed + ", " + highSeed);
     }
 

@@ -95,7 +95,7 @@ class QosReadBenchTest {
             assertEquals(1200, sj.rows());
             Path log = dir.resolve("Q1.4-sj-schema2-c2");
             assertTrue(Files.exists(log.resolve("manifest.json")));
-            String sql = io.queuelab.core.log.RunDirectory.open(log).manifest().root().path("settings").path("sql").asText();
+            String sql = io.queuelab.core.log.RunDirectory.open(log).manifest().settings().get("sql").toString();
             assertTrue(sql.startsWith("SELECT STRAIGHT_JOIN SQL_NO_CACHE m.*, a.* FROM qos2_measurementsId m JOIN"), sql);
         }
     }

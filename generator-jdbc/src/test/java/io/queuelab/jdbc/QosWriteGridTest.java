@@ -69,7 +69,7 @@ class QosWriteGridTest {
         }
         assertEquals(12, ok);
         assertEquals(results.get(2).cycleSeconds().get(1),
-                round.manifest().root().path("end").path("workDoneAtSeconds").asDouble(), 1e-9);
+                round.manifest().end().orElseThrow().workDoneAtSeconds(), 1e-9);
         Path csv = dir.resolve("grid.csv");
         QosWriteGrid.writeCsv(csv, results);
         assertEquals(4, Files.readAllLines(csv).size());

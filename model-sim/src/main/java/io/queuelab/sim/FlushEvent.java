@@ -14,9 +14,9 @@ public record FlushEvent(long startNanos, long endNanos, int pages) {
 
     /** The flushes of a simulated DPB run directory, in time order. */
     public static List<FlushEvent> read(Path runDir) throws IOException {
-        Path file = runDir.resolve(RunManifest.FLUSH_FILE);
+        Path file = runDir.resolve(SimulatedManifest.FLUSH_FILE);
         if (!Files.isRegularFile(file)) {
-            throw new IOException("no flush log in " + runDir + " (only simulated dpb runs have " + RunManifest.FLUSH_FILE + ")");
+            throw new IOException("no flush log in " + runDir + " (only simulated dpb runs have " + SimulatedManifest.FLUSH_FILE + ")");
         }
         List<FlushEvent> events = new ArrayList<>();
         List<String> lines = Files.readAllLines(file);

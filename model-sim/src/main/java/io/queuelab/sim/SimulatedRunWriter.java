@@ -1,6 +1,6 @@
 package io.queuelab.sim;
 
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RequestLogWriter;
 import io.queuelab.core.log.RunDirectory;
 
@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * Writes a simulated run directory: the manifest (kind "simulated", its "model" section) when the
  * simulation starts, the request log of replication 0 (and, for a model with a dirty-page buffer,
- * its flush log {@value RunManifest#FLUSH_FILE}), and the manifest again, with the estimates and
+ * its flush log {@value SimulatedManifest#FLUSH_FILE}), and the manifest again, with the estimates and
  * marked complete, at the end.
  *
  * <p>Guarantees: the directory is refused if its path exists; the manifest is marked complete only
@@ -32,10 +32,10 @@ final class SimulatedRunWriter {
     }
 
     /** Creates the run directory and writes its (incomplete) manifest: the model and the configuration. */
-    static SimulatedRunWriter create(Path directory, Model model, Map<String, Object> config) throws IOException {
+    static SimulatedRunWriter create(Path directory, Model model, SimulatedManifest.Config config) throws IOException {
         RunDirectory run = RunDirectory.create(directory);
         Manifest manifest = Manifest.create("simulated");
-        RunManifest.describe(manifest, model, config);
+        SimulatedManifest.describe(manifest, model, config);
         manifest.write(run.path());
         return new SimulatedRunWriter(run, manifest);
     }
@@ -45,7 +45,7 @@ final class SimulatedRunWriter {
         ReplicationResult result = replication.run(index, seed);
         boolean flushes = replication.engine().flushes();
         try (RequestLogWriter log = RequestLogWriter.create(run.log(), 0);
-             Writer flushLog = flushes ? Files.newBufferedWriter(run.path().resolve(RunManifest.FLUSH_FILE)) : Writer.nullWriter()) {
+             Writer flushLog = flushes ? Files.newBufferedWriter(run.path().resolve(SimulatedManifest.FLUSH_FILE)) : Writer.nullWriter()) {
             log.defineOperation(0, "request");
             if (flushes) {
                 flushLog.write("startNanos\tendNanos\tpages\n");
@@ -56,7 +56,7 @@ final class SimulatedRunWriter {
 
     /** Adds the estimates to the manifest and marks it complete. */
     void complete(SimulationResult result) throws IOException {
-        RunManifest.summarize(manifest, result);
+        SimulatedManifest.summarize(manifest, result);
         manifest.markComplete();
         manifest.write(run.path());
     }

@@ -2,7 +2,6 @@ package io.queuelab.sim;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -196,18 +195,11 @@ public final class Simulation {
     }
 
     /** The configuration, for the manifest's "model" section. */
-    private Map<String, Object> describe() {
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("seed", seed);
-        config.put("replications", replications);
-        config.put("precision", Double.isNaN(precision) ? null : precision);
-        config.put("maxReplications", Double.isNaN(precision) ? null : maxReplications);
-        config.put("workload", arrivalProcess.describe());
-        config.put("mode", arrivalProcess.mode());
-        config.put("durationSeconds", duration == Double.POSITIVE_INFINITY ? null : duration);
-        config.put("customers", customers == Long.MAX_VALUE ? null : customers);
-        config.put("warmupRemoval", removeWarmup ? "MSER-5" : "none");
-        config.put("confidence", confidence);
-        return config;
+    private SimulatedManifest.Config describe() {
+        boolean fixedCount = Double.isNaN(precision);
+        return new SimulatedManifest.Config(seed, replications, fixedCount ? null : precision,
+                fixedCount ? null : maxReplications, arrivalProcess.describe(), arrivalProcess.mode(),
+                duration == Double.POSITIVE_INFINITY ? null : duration, customers == Long.MAX_VALUE ? null : customers,
+                removeWarmup ? "MSER-5" : "none", confidence);
     }
 }

@@ -1,7 +1,8 @@
 package io.queuelab.sim;
 
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.ModelInfo;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 import org.junit.jupiter.api.Test;
@@ -33,13 +34,14 @@ class RunDirectoryTest {
         Manifest manifest = run.manifest();
         assertEquals("simulated", manifest.kind());
         assertTrue(manifest.complete());
-        assertEquals("dpb", manifest.root().path("model").path("name").asText());
-        assertEquals(111, manifest.root().path("model").path("parameters").path("bufferPages").asInt());
-        assertEquals(1, manifest.root().path("model").path("seed").asLong());
-        assertEquals(3, manifest.root().path("model").path("replications").asInt());
-        assertEquals("open", manifest.root().path("model").path("mode").asText());
+        ModelInfo model = manifest.model().orElseThrow();
+        assertEquals("dpb", model.name());
+        assertEquals(111, (int) model.parameters().bufferPages());
+        assertEquals(1, model.seed());
+        assertEquals(3, model.replications());
+        assertEquals("open", model.mode());
         assertEquals(result.meanResponse().value(),
-                manifest.root().path("simulation").path("meanResponseSeconds").path("value").asDouble());
+                manifest.simulation().orElseThrow().meanResponseSeconds().value());
 
         ReplicationResult first = result.replications().get(0);
         long[] arrivals = RunLogs.intendedInstants(run.path());
@@ -94,7 +96,8 @@ class RunDirectoryTest {
         assertEquals(a.responseTimes(), b.responseTimes());
         assertEquals(a.meanResponse(), b.meanResponse());
         // the manifests differ only in nothing: same configuration, same numbers
-        assertEquals(Manifest.read(tmp.resolve("a")).root(), Manifest.read(tmp.resolve("b")).root());
+        assertEquals(Files.readString(tmp.resolve("a").resolve(Manifest.FILE_NAME)),
+                Files.readString(tmp.resolve("b").resolve(Manifest.FILE_NAME)));
 
         SimulationResult other = dpb(25, 43).run();
         assertNotEquals(a.replicationMeans()[0], other.replicationMeans()[0]);

@@ -1,9 +1,12 @@
 package io.queuelab.reports;
 
-import io.queuelab.sim.ArrivalProcess;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
+import io.queuelab.sim.ArrivalProcess;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,13 +21,28 @@ public final class SimRuns {
         return io.queuelab.reports.fit.Mm1Fits.simulationModel(x, l);
     }
 
-    public static SimulationResult write(Path dir, Model model, ArrivalProcess arrivalProcess, long customers, long seed) throws IOException {
-        return Simulation.of(model, arrivalProcess).customers(customers).seed(seed).removeWarmup(false)
+    public static SimulationResult write(Path dir, Model model, ArrivalProcess workload, long customers, long seed) throws IOException {
+        return Simulation.of(model, workload).customers(customers).seed(seed).removeWarmup(false)
                 .writeRun(dir).run();
     }
 
-    public static SimulationResult writeFor(Path dir, Model model, ArrivalProcess arrivalProcess, double seconds, long seed) throws IOException {
-        return Simulation.of(model, arrivalProcess).duration(seconds).seed(seed).removeWarmup(false)
+    public static SimulationResult writeFor(Path dir, Model model, ArrivalProcess workload, double seconds, long seed) throws IOException {
+        return Simulation.of(model, workload).duration(seconds).seed(seed).removeWarmup(false)
                 .writeRun(dir).run();
+    }
+
+    /**
+     * Relabels a simulated run directory as a measured one (its manifest's {@code kind}), as a
+     * generator would have written it; with a {@code start} section when an anchor is given.
+     */
+    public static void relabelAsMeasured(Path dir, Long anchorEpochNanos) throws IOException {
+        Path file = dir.resolve(Manifest.FILE_NAME);
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = (ObjectNode) json.readTree(file.toFile());
+        root.put("kind", "measured");
+        if (anchorEpochNanos != null) {
+            root.putObject("start").put("anchorEpochNanos", anchorEpochNanos);
+        }
+        json.writeValue(file.toFile(), root);
     }
 }

@@ -1,9 +1,10 @@
 package io.queuelab.cli.influx;
 
+import java.util.Map;
 import io.queuelab.cli.CliTestSupport;
 import io.queuelab.core.backend.SyncSession;
 import io.queuelab.core.iot.SensorStream;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.telemetry.ResourceUse;
 import org.influxdb.InfluxDB;
 import org.influxdb.InfluxDBFactory;
@@ -71,9 +72,10 @@ class InfluxIngestTest {
                 "--constant", "--rate", "2", "--duration", "2s", "--telemetry-interval", "500ms", "--out", run.toString());
         assertEquals(0, r.exitCode(), r.err());
         Manifest m = Manifest.read(run);
-        long scheduled = m.root().path("totals").path("scheduled").asLong();
-        assertTrue(scheduled >= 3 && m.root().path("totals").path("ok").asLong() == scheduled, m.root().path("totals").toString());
-        assertEquals("iot-influx", m.root().path("backend").path("server").path("workload").path("name").asText());
+        long scheduled = m.totals().orElseThrow().scheduled();
+        assertTrue(scheduled >= 3 && m.totals().orElseThrow().ok() == scheduled, m.totals().toString());
+        Object workload = m.backend().orElseThrow().server().get("workload");
+        assertEquals("iot-influx", ((Map<?, ?>) workload).get("name"));
         ResourceUse.Samples server = ResourceUse.read(run).orElseThrow().processes().get("server");
         assertTrue(server != null && server.size() >= 4, "influxd sampled");
         assertTrue(server.dataDirBytes()[server.size() - 1] > 0, "its directory");

@@ -1,5 +1,7 @@
 package io.queuelab.core.log;
 
+import io.queuelab.core.manifest.Manifest;
+
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
 package io.queuelab.core.merge;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.manifest.ClockAnchor;
+
+import java.util.Optional;
 
 /**
  * How one node's log time maps onto the reference clock: the offsets (reference minus node) that
@@ -13,21 +15,21 @@ record NodeClock(long startOffsetNanos, long startAtNanos, long endOffsetNanos, 
 
     static final NodeClock UNMEASURED = new NodeClock(0, 0, 0, 0, 0, false);
 
-    /** Reads a manifest's {@code clock} section; {@link #UNMEASURED} when it has none. */
-    static NodeClock of(JsonNode clock) {
-        JsonNode start = clock.path("start");
-        if (!start.has("offsetNanos")) {
+    /** Reads a manifest's {@code clock} section; {@link #UNMEASURED} when it has none or its start measurement failed. */
+    static NodeClock of(Optional<ClockAnchor> anchor) {
+        if (anchor.isEmpty() || anchor.get().start() == null || !anchor.get().start().succeeded()) {
             return UNMEASURED;
         }
-        JsonNode end = clock.path("end");
-        long startOffset = start.path("offsetNanos").asLong();
-        long startAt = start.path("atNanos").asLong();
-        long uncertainty = start.path("uncertaintyNanos").asLong();
-        if (!end.has("offsetNanos") || end.path("atNanos").asLong() <= startAt) {
+        ClockAnchor.Measurement start = anchor.get().start();
+        ClockAnchor.Measurement end = anchor.get().end();
+        long startOffset = start.offsetNanos();
+        long startAt = start.atNanos();
+        long uncertainty = start.uncertaintyNanos();
+        if (end == null || !end.succeeded() || end.atNanos() <= startAt) {
             return new NodeClock(startOffset, startAt, startOffset, startAt, uncertainty, true);
         }
-        return new NodeClock(startOffset, startAt, end.path("offsetNanos").asLong(), end.path("atNanos").asLong(),
-                Math.max(uncertainty, end.path("uncertaintyNanos").asLong()), true);
+        return new NodeClock(startOffset, startAt, end.offsetNanos(), end.atNanos(),
+                Math.max(uncertainty, end.uncertaintyNanos()), true);
     }
 
     /** Reference minus node clock at node log time {@code t}. */

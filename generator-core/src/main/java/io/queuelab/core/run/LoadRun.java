@@ -7,16 +7,17 @@ import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.core.backend.SyncSession;
 import io.queuelab.core.clock.ClockOffset;
 import io.queuelab.core.clock.ClockProbe;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.ClientInfo;
+import io.queuelab.core.manifest.ClockAnchor;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.RunEnd;
+import io.queuelab.core.manifest.ScheduleStart;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.schedule.LoadPlan;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -82,8 +83,7 @@ public final class LoadRun {
 
     private RunResult run(Map<String, ?> settings, PrintStream progress, RunCompanion companion) throws Exception {
         RunDirectory dir = RunDirectory.create(config.outputDir());
-        Manifest manifest = Manifest.create("measured");
-        RunManifest.describe(manifest, config, settings, backend);
+        Manifest manifest = MeasuredManifest.describe(config, settings, backend);
         manifest.write(dir.path());
 
         long scheduleSeed = root.nextLong();
@@ -124,22 +124,19 @@ public final class LoadRun {
                 Files.deleteIfExists(dir.path());
                 throw e;
             }
-            manifest.section("backend").set("server", Manifest.tree(backend.describe()));
+            manifest.backend(manifest.backend().orElseThrow().withServer(backend.describe()));
 
             ArrivalRecorder arrivals = new ArrivalRecorder(plan.phases().size(), recorderSeed);
             logger = new RequestLogger(dir.log(), dir.errors(), anchorEpoch, backend, metrics, config.nodeIndex(),
                     plan.phases().size(), arrivals,
                     failure -> stop.request("the request log could not be written (" + failure.getMessage() + ")"));
             PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart));
-            manifest.section("start").put("anchorEpochNanos", anchorEpoch)
-                    .put("scheduleStartNanos", times.start())
-                    .put("scheduleStart", Instant.ofEpochSecond(0, anchorEpoch + times.start()).toString());
+            manifest.start(ScheduleStart.of(anchorEpoch, times.start()));
             if (clockAtStart != null) {
-                ObjectNode clockNode = manifest.section("clock");
-                clockNode.put("reference", config.clockReference().getHostString() + ":" + config.clockReference().getPort());
-                describeClock(clockNode.putObject("start"), clockAtStart, anchorEpoch);
+                manifest.clock(new ClockAnchor(config.clockReference().getHostString() + ":" + config.clockReference().getPort(),
+                        ClockAnchor.Measurement.of(clockAtStart, anchorEpoch), null));
             }
-            manifest.section("client").put("preciseTimers", RunClock.preciseTimers());
+            manifest.client(new ClientInfo(RunClock.preciseTimers()));
             manifest.write(dir.path());
 
             sessions.add(companion.start(dir.path()));
@@ -230,12 +227,14 @@ public final class LoadRun {
             LogTotals totals = logger.finish(scheduled);
             if (clockAtStart != null) {
                 // a second measurement gives the drift of this node's clock over the run
-                ObjectNode end = manifest.section("clock").putObject("end");
+                ClockAnchor.Measurement end;
                 try {
-                    describeClock(end, ClockProbe.measure(config.clockReference(), () -> anchorEpoch + clock.now()), anchorEpoch);
+                    end = ClockAnchor.Measurement.of(
+                            ClockProbe.measure(config.clockReference(), () -> anchorEpoch + clock.now()), anchorEpoch);
                 } catch (IOException e) {
-                    end.put("error", e.getMessage());
+                    end = ClockAnchor.Measurement.failed(e.getMessage());
                 }
+                manifest.clock(manifest.clock().orElseThrow().withEnd(end));
             }
             long maxQueue = open == null ? 0 : open.maxQueue();
             double[] phaseSeconds = new double[times.phases()];
@@ -249,21 +248,14 @@ public final class LoadRun {
             SelfCheck check = SelfCheck.evaluate(plan, arrivals, new SelfCheck.Counts(scheduledPerPhase, droppedAtQueue,
                     logger.completedPerPhase(), maxQueue, syncSessions == null ? config.inFlightBound() : syncSessions.length,
                     totals, phaseSeconds, logger.writeFailure() == null ? null : logger.writeFailure().getMessage()), measured);
-            manifest.put("totals", totals);
-            manifest.put("selfCheck", check);
-            ObjectNode end = manifest.section("end").put("epochNanos", ClockProbe.wallClockNanos());
-            if (plan.finiteWork()) {
-                end.put("requestsPerJob", plan.requestsPerJob());
-                end.put("allJobsDone", closed.allJobsLeft());
-                if (closed.allJobsLeft()) {
-                    end.put("workDoneAtSeconds", (closed.lastLeft() - times.start()) / 1e9);
-                }
-            }
-            if (stoppedAt >= 0) {
-                end.put("stoppedAtSeconds", (stoppedAt - times.start()) / 1e9);
-                end.put("stopReason", String.format(Locale.ROOT, "%s at %.1f s of %.1f s", stop.reason(),
-                        Math.max(0, stoppedAt - times.start()) / 1e9, (times.end() - times.start()) / 1e9));
-            }
+            boolean finite = plan.finiteWork();
+            manifest.totals(totals).selfCheck(check).end(new RunEnd(ClockProbe.wallClockNanos(),
+                    finite ? plan.requestsPerJob() : null,
+                    finite ? closed.allJobsLeft() : null,
+                    finite && closed.allJobsLeft() ? (closed.lastLeft() - times.start()) / 1e9 : null,
+                    stoppedAt >= 0 ? (stoppedAt - times.start()) / 1e9 : null,
+                    stoppedAt >= 0 ? String.format(Locale.ROOT, "%s at %.1f s of %.1f s", stop.reason(),
+                            Math.max(0, stoppedAt - times.start()) / 1e9, (times.end() - times.start()) / 1e9) : null));
             manifest.markComplete();
             manifest.write(dir.path());
             return new RunResult(dir, totals, check);
@@ -290,13 +282,6 @@ public final class LoadRun {
             throw new IllegalArgumentException("--start-at " + config.startAt() + " is in the past");
         }
         return at;
-    }
-
-    private static void describeClock(ObjectNode node, ClockOffset offset, long anchorEpoch) {
-        node.put("offsetNanos", offset.offsetNanos())
-                .put("uncertaintyNanos", offset.uncertaintyNanos())
-                .put("atNanos", offset.localNanos() - anchorEpoch)
-                .put("exchanges", offset.exchanges());
     }
 
     private static void closeAll(List<AutoCloseable> sessions) {

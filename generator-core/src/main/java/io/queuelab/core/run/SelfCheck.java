@@ -42,6 +42,13 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                         List<String> failures, String verdict, double processCpuSeconds, double cpuMachineShare,
                         long lost, long duplicated, List<String> notes) {
 
+    /** Lists a manifest of an older writer may lack are empty. */
+    public SelfCheck {
+        phases = phases == null ? List.of() : phases;
+        failures = failures == null ? List.of() : failures;
+        notes = notes == null ? List.of() : notes;
+    }
+
     /**
      * The KS test's level: a phase whose realized gap distribution is within {@link #KS_TOLERANCE}
      * of Exp(rate) fails with probability at most this.

@@ -4,7 +4,7 @@ import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.run.LogTotals;
 
 import java.io.IOException;
 import java.util.List;
@@ -78,8 +78,7 @@ public final class RunSummary {
     /** The manifest's count of scheduled requests, or -1 when the run has no readable manifest or no totals. */
     public static long expectedRecords(RunDirectory dir) {
         try {
-            JsonNode scheduled = dir.manifest().root().path("totals").path("scheduled");
-            return scheduled.canConvertToLong() ? scheduled.asLong() : -1;
+            return dir.manifest().totals().map(LogTotals::scheduled).orElse(-1L);
         } catch (IOException noManifest) {
             return -1;
         }

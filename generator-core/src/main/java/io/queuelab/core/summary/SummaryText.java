@@ -1,7 +1,7 @@
 package io.queuelab.core.summary;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.run.Durations;
 import io.queuelab.core.run.SelfCheck;
 import org.HdrHistogram.Histogram;
@@ -40,7 +40,7 @@ public final class SummaryText {
             b.append('\n');
         }
         // when the failures (an outage, say) happened, on the run's schedule clock
-        long start = manifest == null ? 0 : manifest.root().path("start").path("scheduleStartNanos").asLong(0);
+        long start = manifest == null ? 0 : manifest.scheduleStartNanos();
         for (Map.Entry<String, long[]> e : s.outcomeWindows.entrySet()) {
             b.append(String.format(Locale.ROOT, "          %s %d scheduled between %.3f s and %.3f s of the run%n", e.getKey(),
                     s.measuredCount(e.getKey()), (e.getValue()[0] - start) / 1e9, (e.getValue()[1] - start) / 1e9));
@@ -48,8 +48,8 @@ public final class SummaryText {
         // the measured span: first intended instant to the last completion or arrival (RunSummary, docs/log-format.md)
         b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s, %.1f arrivals/s over %.3f s (outside warm-up)%n",
                 s.throughput(), s.arrivalRate(), s.spanSeconds()));
-        if (manifest != null && manifest.root().has("merge")) {
-            b.append(merged(manifest.root().path("merge")));
+        if (manifest != null) {
+            manifest.merge().ifPresent(merge -> b.append(merged(merge)));
         }
         b.append(String.format(Locale.ROOT, "%-22s %10s %10s %10s %10s %10s %10s %10s%n",
                 "latency (ok requests)", "count", "mean", "p50", "p90", "p99", "p99.9", "max"));
@@ -63,10 +63,7 @@ public final class SummaryText {
             row(b, "all response", s.all.response, s.all.meanResponseNanos());
         }
         if (manifest != null) {
-            JsonNode check = manifest.root().path("selfCheck");
-            if (!check.isMissingNode()) {
-                b.append(selfCheck(check));
-            }
+            manifest.selfCheck().ifPresent(check -> b.append(selfCheck(check)));
         }
         return b.toString();
     }
@@ -85,18 +82,17 @@ public final class SummaryText {
     }
 
     /** A run merged from several nodes: how their clocks were lined up, and each node's share. */
-    private static String merged(JsonNode merge) {
+    private static String merged(MergeInfo merge) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "nodes     %d merged; clock %s; start skew %s%n",
-                merge.path("nodes").size(), merge.path("clock").asText(),
-                Durations.format(merge.path("startSkewNanos").asDouble())));
-        for (JsonNode n : merge.path("nodes")) {
-            b.append(String.format(Locale.ROOT, "          node %d on %s: %d requests", n.path("index").asInt(),
-                    n.path("host").path("name").asText("?"), n.path("totals").path("scheduled").asLong()));
-            if (n.has("clockOffsetNanos")) {
-                b.append(String.format(Locale.ROOT, ", clock offset %s +- %s", Durations.format(n.path("clockOffsetNanos").asDouble()),
-                        Durations.format(n.path("clockUncertaintyNanos").asDouble())));
+                merge.nodes().size(), merge.clock(), Durations.format(merge.startSkewNanos())));
+        for (MergeInfo.Node n : merge.nodes()) {
+            b.append(String.format(Locale.ROOT, "          node %d on %s: %d requests", n.index(),
+                    n.host() == null ? "?" : n.host().name(), n.totals() == null ? 0 : n.totals().scheduled()));
+            if (n.clockOffsetNanos() != null) {
+                b.append(String.format(Locale.ROOT, ", clock offset %s +- %s", Durations.format(n.clockOffsetNanos()),
+                        Durations.format(n.clockUncertaintyNanos())));
             }
-            b.append("; ").append(n.path("verdict").asText()).append('\n');
+            b.append("; ").append(n.verdict()).append('\n');
         }
         return b.toString();
     }
@@ -105,45 +101,41 @@ public final class SummaryText {
         counts.forEach((outcome, n) -> b.append(String.format(Locale.ROOT, ", %s %d", outcome, n)));
     }
 
-    static String selfCheck(JsonNode c) {
+    static String selfCheck(SelfCheck c) {
         StringBuilder b = new StringBuilder("self-check\n");
-        for (JsonNode p : c.path("phases")) {
-            if (c.path("openLoop").asBoolean()) {
+        for (SelfCheck.PhaseCheck p : c.phases()) {
+            if (c.openLoop()) {
                 b.append(String.format(Locale.ROOT, "  phase %-10s target %.2f/s scheduled %d (expected %.0f) achieved %.2f/s",
-                        p.path("name").asText(), p.path("targetRate").asDouble(), p.path("scheduled").asLong(),
-                        p.path("expected").asDouble(), p.path("achievedRate").asDouble()));
-                if (p.path("ksSampleSize").asInt() > 0) {
-                    int n = p.path("ksSampleSize").asInt();
-                    b.append(String.format(Locale.ROOT, " KS D=%.4f p=%.3g (n=%d, limit %.4f)", p.path("ksD").asDouble(),
-                            p.path("ksPValue").asDouble(), n, SelfCheck.ksLimit(n)));
+                        p.name(), p.targetRate(), p.scheduled(), p.expected(), p.achievedRate()));
+                if (p.ksSampleSize() > 0) {
+                    int n = p.ksSampleSize();
+                    b.append(String.format(Locale.ROOT, " KS D=%.4f p=%.3g (n=%d, limit %.4f)", p.ksD(), p.ksPValue(), n,
+                            SelfCheck.ksLimit(n)));
                 }
             } else {
-                b.append(String.format(Locale.ROOT, "  phase %-10s completed %d, %.2f/s", p.path("name").asText(),
-                        p.path("scheduled").asLong(), p.path("achievedRate").asDouble()));
+                b.append(String.format(Locale.ROOT, "  phase %-10s completed %d, %.2f/s", p.name(), p.scheduled(),
+                        p.achievedRate()));
             }
-            b.append(p.path("warmup").asBoolean() ? " (warm-up)\n" : "\n");
-            if (!p.path("warmup").asBoolean() && p.path("clientDelayP99Nanos").asLong(-1) >= 0) {
+            b.append(p.warmup() ? " (warm-up)\n" : "\n");
+            if (!p.warmup() && p.clientDelayP99Nanos() >= 0) {
                 b.append(String.format(Locale.ROOT, "    client hand-off p50 %s p99 %s (%d requests found an idle worker) "
                                 + "beside service p99 %s%n",
-                        Durations.format(p.path("clientDelayP50Nanos").asDouble()),
-                        Durations.format(p.path("clientDelayP99Nanos").asDouble()), p.path("idleWorkerRequests").asLong(),
-                        Durations.format(p.path("serviceP99Nanos").asDouble())));
+                        Durations.format(p.clientDelayP50Nanos()), Durations.format(p.clientDelayP99Nanos()),
+                        p.idleWorkerRequests(), Durations.format(p.serviceP99Nanos())));
             }
         }
-        if (c.path("openLoop").asBoolean()) {
+        if (c.openLoop()) {
             b.append(String.format(Locale.ROOT, "  schedule lag p50 %s p99 %s p99.9 %s max %s; longest queue %d%n",
-                    Durations.format(c.path("lagP50Nanos").asDouble()), Durations.format(c.path("lagP99Nanos").asDouble()),
-                    Durations.format(c.path("lagP999Nanos").asDouble()), Durations.format(c.path("lagMaxNanos").asDouble()),
-                    c.path("maxQueueLength").asLong()));
+                    Durations.format(c.lagP50Nanos()), Durations.format(c.lagP99Nanos()),
+                    Durations.format(c.lagP999Nanos()), Durations.format(c.lagMaxNanos()), c.maxQueueLength()));
         }
         b.append(String.format(Locale.ROOT, "  client CPU %.2fs outside warm-up (%.2f us/request, %.1f %% of the machine), "
                         + "%.2fs since the JVM started; GC pauses %.3fs in %d collections%n",
-                c.path("cpuSeconds").asDouble(), c.path("cpuMicrosPerRequest").asDouble(),
-                c.path("cpuMachineShare").asDouble() * 100, c.path("processCpuSeconds").asDouble(),
-                c.path("gcPauseSeconds").asDouble(), c.path("gcCount").asLong()));
-        b.append("verdict: ").append(c.path("verdict").asText()).append('\n');
-        for (JsonNode note : c.path("notes")) {
-            b.append("note: ").append(note.asText()).append('\n');
+                c.cpuSeconds(), c.cpuMicrosPerRequest(), c.cpuMachineShare() * 100, c.processCpuSeconds(),
+                c.gcPauseSeconds(), c.gcCount()));
+        b.append("verdict: ").append(c.verdict()).append('\n');
+        for (String note : c.notes() == null ? java.util.List.<String>of() : c.notes()) {
+            b.append("note: ").append(note).append('\n');
         }
         return b.toString();
     }

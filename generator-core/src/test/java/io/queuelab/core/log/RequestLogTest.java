@@ -1,5 +1,7 @@
 package io.queuelab.core.log;
 
+import io.queuelab.core.manifest.LoadConfig;
+import io.queuelab.core.manifest.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -237,12 +239,12 @@ class RequestLogTest {
     @Test
     void manifestIsCompleteOnlyWhenMarked() throws IOException {
         Manifest m = Manifest.create("measured");
-        m.section("config").put("seed", 5);
+        m.config(new LoadConfig("open", "poisson", 0, null, List.of(), 1, 1, 1, 5L, 0, 0, null));
         m.write(dir);
         assertFalse(Manifest.read(dir).complete());
         m.markComplete().write(dir);
         Manifest back = Manifest.read(dir);
         assertTrue(back.complete());
-        assertEquals(5, back.root().path("config").path("seed").asInt());
+        assertEquals(5, back.config().orElseThrow().seed());
     }
 }

@@ -4,7 +4,7 @@ import io.queuelab.core.clock.ClockOffset;
 import io.queuelab.core.clock.ClockProbe;
 import io.queuelab.core.clock.ClockReferenceServer;
 import io.queuelab.core.inprocess.NoopBackend;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.run.LoadRun;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunConfig;
@@ -85,8 +85,8 @@ class DistributedRunTest {
         assertEquals(merged.records(), summary.records);
         assertEquals(merged.records(), summary.count("ok"));
         Manifest m = merged.directory().manifest();
-        assertEquals(2_000.0, m.root().path("config").path("phases").path(0).path("rate").asDouble());
-        assertEquals(2, m.root().path("merge").path("nodes").size());
+        assertEquals(2_000.0, m.config().orElseThrow().phases().get(0).rate());
+        assertEquals(2, m.merge().orElseThrow().nodes().size());
         var phase = merged.selfCheck().phases().get(0);
         assertEquals(merged.records(), phase.scheduled());
         assertTrue(phase.ksD() < 0.05, () -> "two independent Poisson streams make one: " + phase);
@@ -136,7 +136,7 @@ class DistributedRunTest {
                 Map<String, List<String[]>> own = rowsByRole(dirs.get(i));
                 assertEquals(i == 0 ? Set.of("client", "host", "server") : Set.of("client", "host"), own.keySet(),
                         "node 0 alone samples the server");
-                long bound = Manifest.read(dirs.get(i)).root().path("clock").path("start").path("uncertaintyNanos").asLong();
+                long bound = Manifest.read(dirs.get(i)).clock().orElseThrow().start().uncertaintyNanos();
                 for (String role : List.of("client", "host")) {
                     List<String[]> before = own.get(role), after = byRole.get("node" + i + "." + role);
                     assertTrue(before.size() >= 5, () -> before.size() + " samples in a 1.5 s run at 100 ms");
@@ -146,7 +146,7 @@ class DistributedRunTest {
                         // the measured offset is the known one within its bound, plus what the sample's wall clock and
                         // the log's monotonic line (both read at the run's anchor) may drift apart in 2 s: 100 us
                         assertTrue(Math.abs(shift - offset) <= bound + 100_000, "node " + i + " " + role + ": shifted by " + shift
-                                + ", the node's clock measurements " + Manifest.read(dirs.get(i)).root().path("clock"));
+                                + ", the node's clock measurements " + Manifest.read(dirs.get(i)).clock());
                         assertEquals(before.get(k)[3], after.get(k)[3], "the counters are carried as they were");
                     }
                 }
@@ -183,7 +183,7 @@ class DistributedRunTest {
                 runs.add(nodes.submit(() -> LoadRun.execute(config, NoopBackend.sync(), Map.of(), null)));
             }
             for (Future<RunResult> run : runs) {
-                assertTrue(run.get().directory().manifest().root().path("clock").path("end").has("offsetNanos"));
+                assertTrue(run.get().directory().manifest().clock().orElseThrow().end().succeeded());
             }
             nodes.shutdown();
             return RunMerge.merge(dirs, tmp.resolve(name + "-merged"));

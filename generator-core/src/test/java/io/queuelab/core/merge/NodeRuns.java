@@ -1,9 +1,17 @@
 package io.queuelab.core.merge;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queuelab.core.manifest.BackendInfo;
+import io.queuelab.core.manifest.ClockAnchor;
+import io.queuelab.core.manifest.HostInfo;
+import io.queuelab.core.manifest.LoadConfig;
+import io.queuelab.core.manifest.RunEnd;
+import io.queuelab.core.manifest.RunNode;
+import io.queuelab.core.manifest.ScheduleStart;
+import io.queuelab.core.run.LogTotals;
+import io.queuelab.core.run.SelfCheck;
+import java.util.Map;
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RequestLogWriter;
 import io.queuelab.core.log.RunDirectory;
 
@@ -63,39 +71,27 @@ final class NodeRuns {
         }
         Files.writeString(run.errors(), "intended_ns\tworker\toperation\tclass\tmessage\n"
                 + (failed.length == 0 ? "" : failed[0] + "\t0\t0\t" + errorClass + "\tno answer in 2s\n"));
-        Manifest m = Manifest.create("measured");
-        ObjectNode config = m.section("config");
-        config.put("loop", "open").put("arrivals", "poisson").put("seed", 100 + index);
-        config.putArray("phases").addObject().put("name", "main").put("durationSeconds", durationSeconds)
-                .put("rate", rate).put("warmup", false);
-        m.section("node").put("index", index).put("count", count);
-        m.section("host").put("name", "client-" + index);
-        m.section("start").put("anchorEpochNanos", anchor).put("scheduleStartNanos", scheduleStart);
-        ArrayNode ops = m.section("backend").put("kind", "sync").putArray("operations");
-        List.of("select", "update").forEach(name -> ops.addObject().put("name", name).put("probability", 0.5));
+        Manifest m = Manifest.create("measured")
+                .config(new LoadConfig("open", "poisson", 0, null,
+                        List.of(new LoadConfig.PhaseConfig("main", durationSeconds, null, rate, false)), 1, 1, 1,
+                        100L + index, 0, 0, null))
+                .node(RunNode.single(index, count))
+                .host(new HostInfo("client-" + index, null, 0))
+                .start(new ScheduleStart(anchor, scheduleStart, null))
+                .backend(new BackendInfo("sync", List.of(new BackendInfo.Operation("select", 0.5),
+                        new BackendInfo.Operation("update", 0.5)), null));
         long records = intended.length + failed.length;
-        m.section("totals").put("scheduled", records).put("ok", intended.length).put("errors", failed.length)
-                .put("dropped", 0).put("unfinished", 0).putObject("errorsByClass");
-        if (failed.length > 0) {
-            ((ObjectNode) m.root().path("totals").path("errorsByClass")).put(errorClass, failed.length);
-        }
-        ObjectNode check = m.section("selfCheck");
-        check.put("openLoop", true).put("lagP50Nanos", 1000 * (index + 1)).put("lagP99Nanos", 5000 * (index + 1))
-                .put("cpuSeconds", 0.5).put("gcPauseSeconds", 0.01).put("gcCount", 1);
-        check.putArray("phases").addObject().put("achievedRate", records / durationSeconds);
-        ArrayNode f = check.putArray("failures");
-        failures.forEach(f::add);
-        check.put("verdict", failures.isEmpty() ? "the generator kept up" : "the generator did not keep up");
+        m.totals(new LogTotals(records, intended.length, failed.length, 0, 0,
+                failed.length > 0 ? Map.of(errorClass, (long) failed.length) : Map.of()));
+        m.selfCheck(new SelfCheck(true, List.of(new SelfCheck.PhaseCheck("main", false, rate, records, 0,
+                records / durationSeconds, Double.NaN, Double.NaN, 0)), 1000L * (index + 1), 5000L * (index + 1), 0, 0, 0, 0,
+                0.5, 0, 0.01, 1, List.copyOf(failures),
+                failures.isEmpty() ? "the generator kept up" : "the generator did not keep up", 0, 0, 0, 0, List.of()));
         if (offsetAtStart != null) {
-            ObjectNode clock = m.section("clock").put("reference", reference);
-            clock.putObject("start").put("offsetNanos", offsetAtStart).put("uncertaintyNanos", 40_000)
-                    .put("atNanos", 0).put("exchanges", 64);
-            if (offsetAtEnd != null) {
-                clock.putObject("end").put("offsetNanos", offsetAtEnd).put("uncertaintyNanos", 30_000)
-                        .put("atNanos", SECOND).put("exchanges", 64);
-            }
+            m.clock(new ClockAnchor(reference, new ClockAnchor.Measurement(offsetAtStart, 40_000L, 0L, 64, null),
+                    offsetAtEnd == null ? null : new ClockAnchor.Measurement(offsetAtEnd, 30_000L, SECOND, 64, null)));
         }
-        m.section("end").put("epochNanos", anchor + scheduleStart + (long) (durationSeconds * SECOND));
+        m.end(RunEnd.at(anchor + scheduleStart + (long) (durationSeconds * SECOND)));
         if (complete) {
             m.markComplete();
         }

@@ -1,7 +1,7 @@
 package io.queuelab.core.merge;
 
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
@@ -64,9 +64,9 @@ class RunMergeTest {
         assertEquals(Map.of(0, List.of(START + 1_000_000), 1, List.of(START + 2_000_000)), intendedByNode(result.directory().path()));
         Manifest m = result.directory().manifest();
         assertTrue(m.complete());
-        assertEquals(ANCHOR, m.root().path("start").path("anchorEpochNanos").asLong());
-        assertEquals(200.0, m.root().path("config").path("phases").path(0).path("rate").asDouble(), "rates add up");
-        assertTrue(m.root().path("node").path("merged").asBoolean());
+        assertEquals(ANCHOR, m.start().orElseThrow().anchorEpochNanos());
+        assertEquals(200.0, m.config().orElseThrow().phases().get(0).rate(), "rates add up");
+        assertTrue(m.node().orElseThrow().mergedRun());
         assertFalse(result.selfCheck().failures().stream().anyMatch(f -> f.contains("apart")), result.selfCheck().failures()::toString);
     }
 
@@ -127,9 +127,9 @@ class RunMergeTest {
         assertEquals(1, s.byOperation.get("select").response.getTotalCount());
         assertEquals(1, s.byOperation.get("update").response.getTotalCount());
         Manifest m = result.directory().manifest();
-        assertEquals(5, m.root().path("totals").path("scheduled").asLong());
-        assertEquals(2, m.root().path("totals").path("errorsByClass").path("unavailable").asLong());
-        assertEquals(10_000, m.root().path("selfCheck").path("lagP99Nanos").asLong(), "the worst node's lag");
+        assertEquals(5, m.totals().orElseThrow().scheduled());
+        assertEquals(2, m.totals().orElseThrow().errorsByClass().get("unavailable"));
+        assertEquals(10_000, m.selfCheck().orElseThrow().lagP99Nanos(), "the worst node's lag");
         assertTrue(result.selfCheck().failures().contains("node 1: schedule lag p99 3ms exceeds 1ms"));
         List<String> errors = Files.readAllLines(result.directory().errors());
         assertEquals(List.of("node\tintended_ns\tworker\toperation\tclass\tmessage",

@@ -1,6 +1,6 @@
 package io.queuelab.core.merge;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.core.telemetry.ResourceUse;
 import org.junit.jupiter.api.Test;
@@ -75,16 +75,15 @@ class TelemetryMergeTest {
         assertEquals(List.of("node0.client", "node0.host", "server", "node1.client", "node1.host"), List.copyOf(use.processes().keySet()));
         assertArrayEquals(new long[] {ANCHOR + SECOND / 10, ANCHOR + SECOND / 2}, use.processes().get("node0.client").epochNanos());
 
-        JsonNode telemetry = result.directory().manifest().root().path("merge").path("telemetry");
-        assertEquals(0, telemetry.path("serverSampledBy").asInt(-1));
-        assertEquals("[\"host-resources.csv\",\"server-status.csv\"]", telemetry.path("files").toString());
-        assertEquals("[\"node 1: 1 server rows of host-resources.csv\",\"node 1: server-status.csv\"]",
-                telemetry.path("leftOut").toString());
-        JsonNode nodes = result.directory().manifest().root().path("merge").path("nodes");
-        assertEquals(3, nodes.path(0).path("telemetry").path("hostResourceRows").asLong());
-        assertEquals(2, nodes.path(1).path("telemetry").path("hostResourceRows").asLong());
-        assertTrue(nodes.path(0).path("telemetry").path("sampledServer").asBoolean());
-        assertFalse(nodes.path(1).path("telemetry").path("sampledServer").asBoolean());
+        MergeInfo merge = result.directory().manifest().merge().orElseThrow();
+        assertEquals(0, merge.telemetry().serverSampledBy());
+        assertEquals(List.of("host-resources.csv", "server-status.csv"), merge.telemetry().files());
+        assertEquals(List.of("node 1: 1 server rows of host-resources.csv", "node 1: server-status.csv"),
+                merge.telemetry().leftOut());
+        assertEquals(3, merge.nodes().get(0).telemetry().hostResourceRows());
+        assertEquals(2, merge.nodes().get(1).telemetry().hostResourceRows());
+        assertTrue(merge.nodes().get(0).telemetry().sampledServer());
+        assertFalse(merge.nodes().get(1).telemetry().sampledServer());
     }
 
     @Test
@@ -92,6 +91,6 @@ class TelemetryMergeTest {
         NodeRuns n0 = new NodeRuns(0), n1 = new NodeRuns(1);
         RunMerge.Result result = RunMerge.merge(List.of(n0.write(tmp.resolve("a")), n1.write(tmp.resolve("b"))), tmp.resolve("merged"));
         assertFalse(Files.exists(result.directory().path().resolve(HostResourceSampler.FILE_NAME)));
-        assertEquals(0, result.directory().manifest().root().path("merge").path("telemetry").path("files").size());
+        assertEquals(0, result.directory().manifest().merge().orElseThrow().telemetry().files().size());
     }
 }

@@ -1,6 +1,7 @@
 package io.queuelab.core.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.manifest.RunEnd;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import io.queuelab.core.backend.OperationMix;
 import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.core.backend.SyncSession;
@@ -75,12 +76,12 @@ class FiniteClosedWorkTest {
             }
         }
         assertEquals(jobs * perJob, logged);
-        JsonNode end = result.directory().manifest().root().path("end");
-        assertTrue(end.path("allJobsDone").asBoolean(), end.toString());
-        double done = end.path("workDoneAtSeconds").asDouble();
+        RunEnd end = result.directory().manifest().end().orElseThrow();
+        assertTrue(end.allJobsDone(), end.toString());
+        double done = end.workDoneAtSeconds();
         assertTrue(done >= perJob * 0.001 && done < 30, "work done at " + done + " s");
-        assertFalse(end.has("stopReason"), "a run that finished its work was not stopped: " + end);
-        assertEquals(perJob, result.directory().manifest().root().path("config").path("requestsPerJob").asLong());
+        assertNull(end.stopReason(), "a run that finished its work was not stopped: " + end);
+        assertEquals(perJob, result.directory().manifest().config().orElseThrow().requestsPerJob());
         assertTrue(result.selfCheck().keptUp(), result.selfCheck().toString());
         // the summary counts every request of the run as measured
         assertEquals(jobs * perJob, RunSummary.of(result.directory()).all.response.getTotalCount());
@@ -90,9 +91,9 @@ class FiniteClosedWorkTest {
     void workLeftAtTheTimeLimitIsReportedAsNotDone() throws Exception {
         RunResult result = PipelineRuns.run(PipelineRuns.config(finite(2, 1_000_000_000L, Duration.ofMillis(500)), 1, 100, dir.resolve("limit")),
                 MM1Backend.sync(1000, 7));
-        JsonNode end = result.directory().manifest().root().path("end");
-        assertFalse(end.path("allJobsDone").asBoolean(true), end.toString());
-        assertFalse(end.has("workDoneAtSeconds"));
+        RunEnd end = result.directory().manifest().end().orElseThrow();
+        assertFalse(end.allJobsDone(), end.toString());
+        assertNull(end.workDoneAtSeconds());
         assertEquals(result.totals().scheduled(), result.totals().ok() + result.totals().unfinished() + result.totals().errors());
     }
 

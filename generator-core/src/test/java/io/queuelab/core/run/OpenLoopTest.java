@@ -3,7 +3,7 @@ package io.queuelab.core.run;
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.inprocess.MM1Backend;
 import io.queuelab.core.inprocess.NoopBackend;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.schedule.LoadPlan;
 import org.junit.jupiter.api.Test;
@@ -124,17 +124,17 @@ class OpenLoopTest {
         }
         assertTrue(System.nanoTime() - begin < 20e9, "the run ended soon after the stop, not after its 60 s");
         Manifest m = result.directory().manifest();
-        assertTrue(m.root().path("complete").asBoolean(), "the manifest is complete");
-        String reason = m.root().path("end").path("stopReason").asText();
+        assertTrue(m.complete(), "the manifest is complete");
+        String reason = m.end().orElseThrow().stopReason();
         assertTrue(reason.matches("stopped by the test at \\d+\\.\\d s of 60\\.0 s"), reason);
-        double stoppedAt = m.root().path("end").path("stoppedAtSeconds").asDouble();
+        double stoppedAt = m.end().orElseThrow().stoppedAtSeconds();
         assertTrue(stoppedAt < 10, "stopped at " + stoppedAt + " s, 1.5 s after the run was set up");
         LogTotals t = result.totals();
         assertTrue(t.balanced(), t::toString);
         assertEquals(t.scheduled(), t.ok(), "every request before the stop completed in the drain");
         assertEquals(1000 * stoppedAt, t.scheduled(), 5 * Math.sqrt(1000 * stoppedAt) + 5, "arrivals up to the stop");
         long records = 0;
-        long start = m.root().path("start").path("scheduleStartNanos").asLong();
+        long start = m.scheduleStartNanos();
         try (RequestLogReader log = result.directory().openLog()) {
             while (log.next()) {
                 records++;

@@ -91,7 +91,7 @@ public final class QosEndToEnd {
             return null; // interrupted: the run's manifest says so
         }
         RunDirectory run = result.directory();
-        long start = run.manifest().root().path("start").path("scheduleStartNanos").asLong();
+        long start = run.manifest().scheduleStartNanos();
         long windowStart = start + warmup.toNanos();
         long end = windowStart + window.toNanos();
         long inWindow = 0;

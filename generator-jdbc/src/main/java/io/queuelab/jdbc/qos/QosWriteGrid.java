@@ -1,6 +1,6 @@
 package io.queuelab.jdbc.qos;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.manifest.RunEnd;
 import io.queuelab.core.run.LoadRun;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunConfig;
@@ -178,13 +178,14 @@ public final class QosWriteGrid {
         if (stop.requested()) {
             return Double.NaN; // interrupted: the round's manifest says so
         }
-        JsonNode end = result.directory().manifest().root().path("end");
-        if (result.totals().ok() != cell.lines() || !end.path("allJobsDone").asBoolean(false)) {
+        RunEnd end = result.directory().manifest().end().orElseThrow();
+        boolean allDone = Boolean.TRUE.equals(end.allJobsDone());
+        if (result.totals().ok() != cell.lines() || !allDone) {
             throw new IllegalStateException(dir + ": " + result.totals().ok() + " of " + cell.lines() + " lines written ("
-                    + result.totals().errors() + " failed" + (end.path("allJobsDone").asBoolean(false) ? ")"
+                    + result.totals().errors() + " failed" + (allDone ? ")"
                     : ", time limit " + rules.roundLimit().toSeconds() + " s reached)"));
         }
-        return end.path("workDoneAtSeconds").asDouble();
+        return end.workDoneAtSeconds();
     }
 
     /** The grid as CSV: one line per cell. */

@@ -1,45 +1,52 @@
 package io.queuelab.reports.compare;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.core.manifest.DistributionSpec;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.ModelInfo;
+import io.queuelab.core.manifest.ModelParameters;
+import io.queuelab.core.manifest.WorkloadSpec;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.LoadDependentModel;
 import io.queuelab.sim.MM1Model;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.ProcessorSharingModel;
+import io.queuelab.sim.ArrivalProcess;
 
 import java.util.Optional;
 
 /**
- * The model and workload of a simulated run, read back from the {@code model} section model-sim
- * writes into its manifest, so that independent replications of it can be simulated. Empty for a
- * measured run, a trace-driven run, or a model with a distribution that cannot be rebuilt
- * (empirical service times).
+ * The model and workload of a simulated run, rebuilt from its manifest's {@link ModelInfo}, so
+ * that independent replications of it can be simulated. Empty for a measured run, a trace-driven
+ * run without a rate, or a model with a distribution that cannot be rebuilt (empirical service
+ * times).
  */
 public record SimulatedRunModel(Model model, ArrivalProcess workload) {
 
-    public static Optional<SimulatedRunModel> of(JsonNode manifest) {
-        JsonNode section = manifest.path("model");
-        JsonNode p = section.path("parameters");
+    public static Optional<SimulatedRunModel> of(Optional<Manifest> manifest) {
+        ModelInfo section = manifest.flatMap(Manifest::model).orElse(null);
+        if (section == null || section.parameters() == null || section.workload() == null) {
+            return Optional.empty();
+        }
+        ModelParameters p = section.parameters();
         try {
-            Model model = switch (section.path("name").asText("")) {
-                case "mm1" -> new MM1Model(distribution(p.path("service")));
-                case "mm1-ps" -> new ProcessorSharingModel(distribution(p.path("service")));
-                case "mm1-ld" -> new LoadDependentModel(distribution(p.path("service")), p.path("p").asDouble(),
-                        p.path("capacity").asInt(LoadDependentModel.DEFAULT_CAPACITY));
-                case "dpb" -> new DirtyPageBufferModel(distribution(p.path("networkDelay")), distribution(p.path("processing")),
-                        p.path("bufferPages").asInt(), distribution(p.path("dirtyPage")));
+            Model model = switch (section.name() == null ? "" : section.name()) {
+                case "mm1" -> new MM1Model(distribution(p.service()));
+                case "mm1-ps" -> new ProcessorSharingModel(distribution(p.service()));
+                case "mm1-ld" -> new LoadDependentModel(distribution(p.service()), number(p.p()),
+                        p.capacity() == null ? LoadDependentModel.DEFAULT_CAPACITY : p.capacity());
+                case "dpb" -> new DirtyPageBufferModel(distribution(p.networkDelay()), distribution(p.processing()),
+                        p.bufferPages() == null ? 0 : p.bufferPages(), distribution(p.dirtyPage()));
                 default -> null;
             };
-            JsonNode w = section.path("workload");
-            ArrivalProcess workload = switch (w.path("mode").asText("")) {
-                case "open" -> ArrivalProcess.open(w.path("lambda").asDouble());
+            WorkloadSpec w = section.workload();
+            ArrivalProcess workload = switch (w.mode() == null ? "" : w.mode()) {
+                case "open" -> ArrivalProcess.open(number(w.lambda()));
                 // a trace-driven run is replicated as Poisson arrivals at the trace's rate
-                case "trace" -> w.path("rate").isNumber() ? ArrivalProcess.open(w.path("rate").asDouble()) : null;
-                case "closed" -> w.path("thinkTime").isObject()
-                        ? ArrivalProcess.closed(w.path("jobs").asInt(), distribution(w.path("thinkTime")))
-                        : ArrivalProcess.closed(w.path("jobs").asInt());
+                case "trace" -> w.rate() != null ? ArrivalProcess.open(w.rate()) : null;
+                case "closed" -> w.thinkTime() != null
+                        ? ArrivalProcess.closed(w.jobs() == null ? 0 : w.jobs(), distribution(w.thinkTime()))
+                        : ArrivalProcess.closed(w.jobs() == null ? 0 : w.jobs());
                 default -> null;
             };
             return model == null || workload == null ? Optional.empty() : Optional.of(new SimulatedRunModel(model, workload));
@@ -48,11 +55,16 @@ public record SimulatedRunModel(Model model, ArrivalProcess workload) {
         }
     }
 
-    private static Distribution distribution(JsonNode d) {
-        return switch (d.path("type").asText("")) {
-            case "exponential" -> Distribution.exponential(d.path("mean").asDouble());
-            case "deterministic" -> Distribution.deterministic(d.path("value").asDouble());
-            case "shifted-exponential" -> Distribution.shiftedExponential(d.path("shift").asDouble(), d.path("exponentialMean").asDouble());
+    private static double number(Double x) {
+        return x == null ? 0 : x;
+    }
+
+    private static Distribution distribution(DistributionSpec d) {
+        String type = d == null || d.type() == null ? "" : d.type();
+        return switch (type) {
+            case "exponential" -> Distribution.exponential(number(d.mean()));
+            case "deterministic" -> Distribution.deterministic(number(d.value()));
+            case "shifted-exponential" -> Distribution.shiftedExponential(number(d.shift()), number(d.exponentialMean()));
             default -> throw new IllegalArgumentException("cannot rebuild distribution " + d);
         };
     }

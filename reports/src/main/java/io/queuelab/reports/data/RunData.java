@@ -1,9 +1,7 @@
 package io.queuelab.reports.data;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.Manifest;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.summary.RunSummary;
 import org.HdrHistogram.Histogram;
 
@@ -12,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Everything the analyses need from one run, read in one streaming pass in memory bounded
@@ -27,7 +26,7 @@ public final class RunData {
     public static final long DEFAULT_INTERVAL_NANOS = 1_000_000_000L;
 
     private final Path source;
-    private final JsonNode manifest;
+    private final Manifest manifest;
     private final RunSummary.Accumulator figures = new RunSummary.Accumulator();
     private RunSummary summary;
     private final IntervalSeries series;
@@ -36,7 +35,7 @@ public final class RunData {
     private final SteadyState.Spans phaseSpans = new SteadyState.Spans();
     private double inFlightNanos;
 
-    private RunData(Path source, JsonNode manifest, long intervalNanos) {
+    private RunData(Path source, Manifest manifest, long intervalNanos) {
         this.source = source;
         this.manifest = manifest;
         this.series = new IntervalSeries(intervalNanos);
@@ -48,9 +47,9 @@ public final class RunData {
     }
 
     public static RunData read(Path path, long intervalNanos) throws IOException {
-        JsonNode manifest = MissingNode.getInstance();
+        Manifest manifest = null;
         if (Files.isDirectory(path) && Files.isRegularFile(path.resolve(Manifest.FILE_NAME))) {
-            manifest = Manifest.read(path).root();
+            manifest = Manifest.read(path);
         }
         RunData data = new RunData(path, manifest, intervalNanos);
         try (RequestSource in = RequestSource.open(path)) {
@@ -107,14 +106,14 @@ public final class RunData {
         return file.toString();
     }
 
-    /** The manifest's JSON tree, or a missing node for a run without one (a CSV log). */
-    public JsonNode manifest() {
-        return manifest;
+    /** The run's manifest; empty for a run without one (a CSV log). */
+    public Optional<Manifest> manifest() {
+        return Optional.ofNullable(manifest);
     }
 
     /** "measured" or "simulated" from the manifest; "measured" without one. */
     public String kind() {
-        return manifest.path("kind").asText("measured");
+        return manifest == null ? Manifest.MEASURED : manifest.kind();
     }
 
     public boolean simulated() {

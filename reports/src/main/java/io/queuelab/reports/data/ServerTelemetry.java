@@ -1,5 +1,8 @@
 package io.queuelab.reports.data;
 
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.ScheduleStart;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,7 +33,7 @@ public record ServerTelemetry(String axisTitle, Map<String, double[][]> series) 
     /** The run's telemetry, if its directory has any and its manifest gives the log's anchor. */
     public static Optional<ServerTelemetry> of(RunData run) throws IOException {
         Path dir = run.source();
-        long anchor = run.manifest().path("start").path("anchorEpochNanos").asLong(Long.MIN_VALUE);
+        long anchor = run.manifest().flatMap(Manifest::start).map(ScheduleStart::anchorEpochNanos).orElse(Long.MIN_VALUE);
         if (!Files.isDirectory(dir) || anchor == Long.MIN_VALUE) {
             return Optional.empty();
         }

@@ -3,6 +3,8 @@ package io.queuelab.reports.report;
 import io.queuelab.reports.data.IntervalSeries;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerTelemetry;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.ScheduleStart;
 import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.fit.Flushes;
 import io.queuelab.reports.fit.ModelFit;
@@ -99,7 +101,7 @@ final class Charts {
             marks.setMarkerColor(Color.RED);
         }
         telemetry.ifPresent(t -> addTelemetry(chart, t));
-        long anchor = run.manifest().path("start").path("anchorEpochNanos").asLong(Long.MIN_VALUE);
+        long anchor = run.manifest().flatMap(Manifest::start).map(ScheduleStart::anchorEpochNanos).orElse(Long.MIN_VALUE);
         if (anchor != Long.MIN_VALUE) {
             resources.ifPresent(r -> addCpu(chart, r, anchor, telemetry.isPresent() ? 2 : 1));
         }

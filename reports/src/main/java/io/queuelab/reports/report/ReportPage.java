@@ -1,6 +1,7 @@
 package io.queuelab.reports.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.queuelab.core.manifest.LoadConfig;
+import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.run.SelfCheck;
 import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.compare.LittlesLawCheck;
@@ -94,26 +95,26 @@ final class ReportPage {
         body.heading("Generator self-check");
         List<List<String>> rows = new ArrayList<>();
         for (RunData r : analysis.measured) {
-            JsonNode c = r.manifest().path("selfCheck");
-            if (c.isMissingNode()) {
+            SelfCheck c = r.manifest().flatMap(Manifest::selfCheck).orElse(null);
+            if (c == null) {
                 continue;
             }
             StringBuilder arrivals = new StringBuilder();
-            for (JsonNode p : c.path("phases")) {
-                if (p.path("warmup").asBoolean() || p.path("ksSampleSize").asInt() == 0) {
+            for (SelfCheck.PhaseCheck p : c.phases()) {
+                if (p.warmup() || p.ksSampleSize() == 0) {
                     continue;
                 }
-                arrivals.append(arrivals.length() == 0 ? "" : "; ").append(Html.number(p.path("scheduled").asDouble()))
-                        .append(" of ").append(Html.number(p.path("expected").asDouble()))
-                        .append(", KS D ").append(Html.number(p.path("ksD").asDouble()))
-                        .append(" p ").append(Html.number(p.path("ksPValue").asDouble()))
-                        .append(" limit ").append(Html.number(SelfCheck.ksLimit(p.path("ksSampleSize").asInt())));
+                arrivals.append(arrivals.length() == 0 ? "" : "; ").append(Html.number(p.scheduled()))
+                        .append(" of ").append(Html.number(p.expected()))
+                        .append(", KS D ").append(Html.number(p.ksD()))
+                        .append(" p ").append(Html.number(p.ksPValue()))
+                        .append(" limit ").append(Html.number(SelfCheck.ksLimit(p.ksSampleSize())));
             }
-            rows.add(List.of(r.name(), c.path("verdict").asText(),
-                    Html.number(c.path("lagP50Nanos").asDouble() / 1e3), Html.number(c.path("lagP99Nanos").asDouble() / 1e3),
-                    Html.number(c.path("lagP999Nanos").asDouble() / 1e3), arrivals.toString(),
-                    Html.number(c.path("maxQueueLength").asDouble()), Html.number(c.path("dropped").asDouble()),
-                    Html.number(c.path("cpuMicrosPerRequest").asDouble()), Html.number(c.path("gcPauseSeconds").asDouble())));
+            rows.add(List.of(r.name(), c.verdict(),
+                    Html.number(c.lagP50Nanos() / 1e3), Html.number(c.lagP99Nanos() / 1e3),
+                    Html.number(c.lagP999Nanos() / 1e3), arrivals.toString(),
+                    Html.number(c.maxQueueLength()), Html.number(c.dropped()),
+                    Html.number(c.cpuMicrosPerRequest()), Html.number(c.gcPauseSeconds())));
         }
         if (rows.isEmpty()) {
             body.paragraph("No measured run here has a self-check in its manifest (simulated runs and CSV logs have none).");
@@ -149,11 +150,11 @@ final class ReportPage {
         List<List<String>> rows = new ArrayList<>();
         for (ReportAnalysis.SteadyPhases s : analysis.steady) {
             RunData r = s.run();
-            JsonNode names = r.manifest().path("config").path("phases");
+            List<LoadConfig.PhaseConfig> names = r.manifest().flatMap(Manifest::config).map(LoadConfig::phases).orElse(List.of());
             for (SteadyState.Phase p : s.phases()) {
                 String transient_ = p.drifting() ? "NO steady state (drifts)"
                         : p.truncationSeconds() > 0 ? "first " + Html.number(p.truncationSeconds()) + " s" : "none";
-                rows.add(List.of(r.name(), names.path(p.index()).path("name").asText("#" + p.index()), Html.number(p.seconds()),
+                rows.add(List.of(r.name(), p.index() < names.size() ? names.get(p.index()).name() : "#" + p.index(), Html.number(p.seconds()),
                         Html.number(p.ok()), transient_, interval(p.mean()), interval(p.p50()), interval(p.p99())));
             }
         }

@@ -1,9 +1,8 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
-import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Model;
+import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,10 +49,8 @@ class ReportSizeTest {
         assertEquals(measured64, mva.getYData()[63], 0.05 * measured64);
     }
 
-    private static void measured(Path dir, Model model, ArrivalProcess arrivalProcess, long seed) throws IOException {
-        SimRuns.writeFor(dir, model, arrivalProcess, 20, seed);
-        Manifest manifest = Manifest.read(dir);
-        manifest.root().put("kind", "measured");
-        manifest.write(dir);
+    private static void measured(Path dir, Model model, ArrivalProcess workload, long seed) throws IOException {
+        SimRuns.writeFor(dir, model, workload, 20, seed);
+        SimRuns.relabelAsMeasured(dir, null);
     }
 }

@@ -1,10 +1,9 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
 import io.queuelab.reports.data.RunData;
-import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
+import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,11 +54,9 @@ class ReportTest {
         document = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(html.toFile());
     }
 
-    static void measuredRun(Path dir, DirtyPageBufferModel model, ArrivalProcess arrivalProcess, double seconds, long seed) throws IOException {
-        SimRuns.writeFor(dir, model, arrivalProcess, seconds, seed);
-        Manifest manifest = Manifest.read(dir);
-        manifest.root().put("kind", "measured");
-        manifest.write(dir);
+    static void measuredRun(Path dir, DirtyPageBufferModel model, ArrivalProcess workload, double seconds, long seed) throws IOException {
+        SimRuns.writeFor(dir, model, workload, seconds, seed);
+        SimRuns.relabelAsMeasured(dir, null);
     }
 
     @Test

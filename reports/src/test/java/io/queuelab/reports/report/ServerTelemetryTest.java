@@ -1,6 +1,5 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.core.log.Manifest;
 import io.queuelab.reports.SimRuns;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerTelemetry;
@@ -29,10 +28,7 @@ class ServerTelemetryTest {
     private Path run(String name) throws IOException {
         Path dir = tmp.resolve(name);
         SimRuns.writeFor(dir, SimRuns.modifiedMm1(0.01, 0.001), ArrivalProcess.open(50), 20, 3);
-        Manifest manifest = Manifest.read(dir);
-        manifest.root().put("kind", "measured");
-        manifest.section("start").put("anchorEpochNanos", ANCHOR);
-        manifest.write(dir);
+        SimRuns.relabelAsMeasured(dir, ANCHOR);
         return dir;
     }
 

@@ -1,0 +1,17 @@
+package io.queuelab.core.manifest;
+
+/**
+ * The parameters of a simulated run's model ({@code model.parameters}); which are set depends on
+ * the model.
+ *
+ * @param service      the service time ({@code mm1}, {@code mm1-ps}, {@code mm1-ld})
+ * @param p            {@code mm1-ld}: the load dependence (service rate at n jobs: mu n^p)
+ * @param capacity     {@code mm1-ld}: the most jobs in the system (an arrival beyond is dropped)
+ * @param networkDelay {@code dpb}: the network delay before the job queue
+ * @param processing   {@code dpb}: a job's processing time
+ * @param bufferPages  {@code dpb}: the dirty-page buffer's size in pages
+ * @param dirtyPage    {@code dpb}: the time between a job's page writes
+ */
+public record ModelParameters(DistributionSpec service, Double p, Integer capacity, DistributionSpec networkDelay,
+                              DistributionSpec processing, Integer bufferPages, DistributionSpec dirtyPage) {
+}
