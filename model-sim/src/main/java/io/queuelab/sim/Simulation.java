@@ -3,7 +3,6 @@ package io.queuelab.sim;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A simulation to run, configured step by step: a {@link Model}, an {@link ArrivalProcess}, a stop
