@@ -3,7 +3,7 @@ package io.queuelab.sim;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.ModelInfo;
 import io.queuelab.core.manifest.ModelParameters;
-import io.queuelab.core.manifest.WorkloadSpec;
+import io.queuelab.core.manifest.ArrivalProcessSpec;
 import io.queuelab.core.manifest.SimulationOutcome;
 
 import java.util.LinkedHashMap;
@@ -33,7 +33,7 @@ final class SimulatedManifest {
     static void describe(Manifest manifest, Model model, Config config) {
         manifest.model(new ModelInfo(model.name(), Manifest.section(model.parameters(), ModelParameters.class), config.seed(),
                 config.replications(), config.precision(), config.maxReplications(),
-                Manifest.section(config.workload(), WorkloadSpec.class), config.mode(),
+                Manifest.section(config.workload(), ArrivalProcessSpec.class), config.mode(),
                 config.durationSeconds(), config.customers(), config.warmupRemoval(), config.confidence(), 0,
                 "ns after simulated time 0 (the log's anchor is 0)", fields(model),
                 model instanceof DirtyPageBufferModel ? FLUSH_FILE : null));

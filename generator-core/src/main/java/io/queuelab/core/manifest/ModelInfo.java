@@ -24,7 +24,7 @@ import java.util.Map;
  * @param flushLog        the flush-event file of a dpb run; null otherwise
  */
 public record ModelInfo(String name, ModelParameters parameters, Long seed, Integer replications, Double precision,
-                        Integer maxReplications, WorkloadSpec workload, String mode, Double durationSeconds, Long customers,
+                        Integer maxReplications, ArrivalProcessSpec workload, String mode, Double durationSeconds, Long customers,
                         String warmupRemoval, Double confidence, Integer logReplication, String timeAxis,
                         Map<String, String> fields, String flushLog) {
 }

@@ -4,7 +4,7 @@ import io.queuelab.core.manifest.DistributionSpec;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.ModelInfo;
 import io.queuelab.core.manifest.ModelParameters;
-import io.queuelab.core.manifest.WorkloadSpec;
+import io.queuelab.core.manifest.ArrivalProcessSpec;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.LoadDependentModel;
@@ -39,7 +39,7 @@ public record SimulatedRunModel(Model model, ArrivalProcess workload) {
                         p.bufferPages() == null ? 0 : p.bufferPages(), distribution(p.dirtyPage()));
                 default -> null;
             };
-            WorkloadSpec w = section.workload();
+            ArrivalProcessSpec w = section.workload();
             ArrivalProcess workload = switch (w.mode() == null ? "" : w.mode()) {
                 case "open" -> ArrivalProcess.open(number(w.lambda()));
                 // a trace-driven run is replicated as Poisson arrivals at the trace's rate

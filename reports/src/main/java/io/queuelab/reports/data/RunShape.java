@@ -3,13 +3,18 @@ package io.queuelab.reports.data;
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.ModelInfo;
-import io.queuelab.core.manifest.WorkloadSpec;
+import io.queuelab.core.manifest.ArrivalProcessSpec;
 
 /**
  * The workload a run was made with: open (Poisson or trace, at an arrival rate) or closed (N
  * requests kept in the system). Read from the manifest (a measured run's {@link LoadConfig}, a
- * simulated run's {@link WorkloadSpec}); a run whose manifest says nothing (a CSV log) is taken as
+ * simulated run's {@link ArrivalProcessSpec}); a run whose manifest says nothing (a CSV log) is taken as
  * open at its measured arrival rate.
+ *
+ * <p>Not a model-sim {@code ArrivalProcess}, on purpose: this is what the report groups, sorts and labels
+ * runs by, and it exists for every run, a CSV log with no measurable rate included, where an
+ * {@code ArrivalProcess} (a positive rate, at least one job) could not be built. The report builds the
+ * {@code ArrivalProcess} it simulates from it.
  */
 public record RunShape(boolean closed, double level) {
 
@@ -21,7 +26,7 @@ public record RunShape(boolean closed, double level) {
         if (manifest.config().isPresent()) {
             return measured(run, manifest.config().get());
         }
-        WorkloadSpec workload = manifest.model().map(ModelInfo::workload).orElse(null);
+        ArrivalProcessSpec workload = manifest.model().map(ModelInfo::workload).orElse(null);
         if (workload != null && workload.closed()) {
             return new RunShape(true, workload.jobs() == null ? Math.round(run.meanInFlight()) : workload.jobs());
         }

@@ -1,8 +1,8 @@
 package io.queuelab.core.manifest;
 
 /**
- * The arrival process of a simulated run ({@code model.workload}); which fields are set depends on
- * {@code mode}.
+ * The arrival process of a simulated run ({@code model.workload}): model-sim's {@code ArrivalProcess}
+ * as its manifest keeps it; which fields are set depends on {@code mode}.
  *
  * @param mode              {@code open}, {@code closed} or {@code trace}
  * @param lambda            open: the Poisson arrival rate, per s
@@ -13,8 +13,8 @@ package io.queuelab.core.manifest;
  * @param lastArrivalNanos  trace: the last arrival
  * @param rate              trace: the mean arrival rate, per s
  */
-public record WorkloadSpec(String mode, Double lambda, Integer jobs, DistributionSpec thinkTime, Long arrivals,
-                           Long firstArrivalNanos, Long lastArrivalNanos, Double rate) {
+public record ArrivalProcessSpec(String mode, Double lambda, Integer jobs, DistributionSpec thinkTime, Long arrivals,
+                                 Long firstArrivalNanos, Long lastArrivalNanos, Double rate) {
     public boolean closed() {
         return "closed".equals(mode);
     }
