@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The synchronous JDBC backend (MariaDB or MySQL Connector/J, by the URL's scheme): one connection per worker, opened in
@@ -33,6 +34,8 @@ public final class JdbcBackend implements SyncBackend {
     private final int socketTimeoutMillis;
     private final Map<String, Object> description;
     private final List<JdbcSession> sessions = new CopyOnWriteArrayList<>();
+    /** Connections its sessions have lost: a loss tells the others to check theirs (see {@link JdbcSession}). */
+    private final AtomicLong lostConnections = new AtomicLong();
 
     private JdbcBackend(JdbcTarget target, Workload workload, int socketTimeoutMillis, Map<String, Object> description) {
         this.target = target;
@@ -77,7 +80,7 @@ public final class JdbcBackend implements SyncBackend {
 
     @Override
     public JdbcSession openSession(int worker, long seed) throws SQLException {
-        JdbcSession session = new JdbcSession(target, workload, socketTimeoutMillis, seed);
+        JdbcSession session = new JdbcSession(target, workload, socketTimeoutMillis, seed, lostConnections);
         sessions.add(session);
         return session;
     }

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -20,12 +21,19 @@ import java.util.function.LongSupplier;
  * session reconnects on a later request; while the server stays away, reconnect attempts are
  * spaced by an exponential backoff ({@value #FIRST_BACKOFF_MILLIS} ms doubling to
  * {@value #MAX_BACKOFF_MILLIS} ms) and requests in between fail at once as connection_lost, so a
- * worker never blocks an open-loop run for long. {@link #lastParameters()} and
+ * worker never blocks an open-loop run for long. An outage breaks every session's connection, but a
+ * session only finds out when it next sends, which for a worker parked through the outage can be long
+ * after the server is back: so when another session of the same backend has lost its connection since
+ * this one last knew its own good, this one checks its connection (a ping) before its next request and
+ * reconnects if it is dead, and no request fails on a stale connection once the server is back.
+ * {@link #lastParameters()} and
  * {@link #lastRowCount()} tell what the last successful request did (for tests and checks).
  */
 public final class JdbcSession implements SyncSession {
     static final long FIRST_BACKOFF_MILLIS = 50;
     static final long MAX_BACKOFF_MILLIS = 2_000;
+    /** How long the check of a connection after another session's loss may wait for the server's answer. */
+    static final int CHECK_TIMEOUT_SECONDS = 1;
 
     private final JdbcTarget target;
     private final List<WorkloadStatement> statements;
@@ -40,9 +48,15 @@ public final class JdbcSession implements SyncSession {
     private int lastOperation = -1;
     private long lastRowCount = -1;
     private long reconnects;
+    /** Connections lost by any session of the backend; shared by its sessions. */
+    private final AtomicLong lostConnections;
+    /** {@link #lostConnections} when this session last knew its own connection good. */
+    private long lostSeen;
 
-    JdbcSession(JdbcTarget target, Workload workload, int socketTimeoutMillis, long seed) throws SQLException {
+    JdbcSession(JdbcTarget target, Workload workload, int socketTimeoutMillis, long seed, AtomicLong lostConnections)
+            throws SQLException {
         this.target = target;
+        this.lostConnections = lostConnections;
         this.statements = workload.statements();
         this.socketTimeoutMillis = socketTimeoutMillis;
         SplittableRandom seeds = new SplittableRandom(seed);
@@ -61,6 +75,9 @@ public final class JdbcSession implements SyncSession {
 
     @Override
     public void execute(int operation) throws SQLException {
+        if (connection != null && lostConnections.get() != lostSeen) {
+            checkConnection();
+        }
         if (connection == null) {
             reconnect();
         }
@@ -87,9 +104,24 @@ public final class JdbcSession implements SyncSession {
             lastRowCount = rows;
         } catch (SQLException e) {
             if (JdbcErrors.breaksConnection(e)) {
+                lostSeen = lostConnections.incrementAndGet();
                 dropConnection();
             }
             throw e;
+        }
+    }
+
+    /** Another session lost its connection since this one last knew its own good: is this one alive? */
+    private void checkConnection() {
+        lostSeen = lostConnections.get();
+        boolean alive;
+        try {
+            alive = connection.isValid(CHECK_TIMEOUT_SECONDS);
+        } catch (SQLException e) {
+            alive = false;
+        }
+        if (!alive) {
+            dropConnection();
         }
     }
 
@@ -133,6 +165,7 @@ public final class JdbcSession implements SyncSession {
     }
 
     private void connect() throws SQLException {
+        long lost = lostConnections.get();
         Connection c = target.connect(socketTimeoutMillis);
         PreparedStatement[] statements = new PreparedStatement[this.statements.size()];
         try {
@@ -145,6 +178,7 @@ public final class JdbcSession implements SyncSession {
         }
         connection = c;
         prepared = statements;
+        lostSeen = lost;
     }
 
     private void dropConnection() {
