@@ -50,6 +50,9 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
     /** Whether the server writes a dirty-page buffer: its replications then report flushes. */
     abstract boolean flushes();
 
+    /** The instant a log record's {@code dequeued} and {@code sent} fields stand for under this engine. */
+    abstract String sentMeans();
+
     /** Serves every arrival of one replication and reports each request (and flush) to {@code statistics}. */
     abstract void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics);
 
@@ -73,6 +76,11 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         }
 
         @Override
+        String sentMeans() {
+            return delay != null ? "arrival at the job queue (after the network delay)" : "service start";
+        }
+
+        @Override
         void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
             new FcfsServer(this, streams, statistics).run(arrivals);
         }
@@ -93,6 +101,11 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         @Override
         boolean flushes() {
             return false;
+        }
+
+        @Override
+        String sentMeans() {
+            return "arrival (processor sharing serves at once)";
         }
 
         @Override

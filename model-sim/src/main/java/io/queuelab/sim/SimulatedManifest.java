@@ -35,24 +35,16 @@ final class SimulatedManifest {
                 config.replications(), config.precision(), config.maxReplications(),
                 Manifest.section(config.workload(), ArrivalProcessSpec.class), config.mode(),
                 config.durationSeconds(), config.customers(), config.warmupRemoval(), config.confidence(), 0,
-                "ns after simulated time 0 (the log's anchor is 0)", fields(model),
-                model instanceof DirtyPageBufferModel ? FLUSH_FILE : null));
+                "ns after simulated time 0 (the log's anchor is 0)", fields(model.engine()),
+                model.engine().flushes() ? FLUSH_FILE : null));
     }
 
-    /** Which instant each field of a log record stands for in this model. */
-    private static Map<String, String> fields(Model model) {
+    /** Which instant each field of a log record stands for under the model's engine. */
+    private static Map<String, String> fields(Engine engine) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("intended", "arrival (issue instant in a closed workload)");
-        if (model instanceof DirtyPageBufferModel) {
-            f.put("dequeued", "arrival at the job queue (after the network delay)");
-            f.put("sent", "arrival at the job queue (after the network delay)");
-        } else if (model instanceof MM1Model) {
-            f.put("dequeued", "service start");
-            f.put("sent", "service start");
-        } else {
-            f.put("dequeued", "arrival (processor sharing serves at once)");
-            f.put("sent", "arrival (processor sharing serves at once)");
-        }
+        f.put("dequeued", engine.sentMeans());
+        f.put("sent", engine.sentMeans());
         f.put("completed", "departure");
         f.put("node", "0");
         f.put("worker", "server index (0)");
