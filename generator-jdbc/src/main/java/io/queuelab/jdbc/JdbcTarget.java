@@ -83,14 +83,13 @@ public final class JdbcTarget {
      * through the driver the URL's scheme names.
      */
     public Connection connect(int socketTimeoutMillis) throws SQLException {
-        Properties properties = baseProperties();
+        Properties properties = baseProperties(url);
         properties.setProperty("useServerPrepStmts", "true");
         properties.setProperty("socketTimeout", Integer.toString(socketTimeoutMillis));
         if (mariadbDriver()) {
             // MariaDB Connector/J asks a MariaDB server (10.6+) not to resend a prepared statement's result
             // metadata with every execution (its CACHE_METADATA capability): ~25 % fewer bytes per point
             // select and about a third less client CPU than MySQL Connector/J (docs/benchmarks.md)
-            properties.setProperty("sslMode", "disable");
             return open(url, properties);
         }
         // no silent fall-back to client-side statements: a statement the server cannot prepare is an error
@@ -98,7 +97,6 @@ public final class JdbcTarget {
         // the request path's own cost is part of every measurement (docs/benchmarks.md, "client CPU"):
         // no time stamp per packet, no timer for Statement query timeouts (the socket timeout bounds a
         // request), no registry of open result sets (each request closes its own)
-        properties.setProperty("sslMode", "DISABLED");
         properties.setProperty("maintainTimeStats", "false");
         properties.setProperty("enableQueryTimeouts", "false");
         properties.setProperty("dontTrackOpenResources", "true");
@@ -128,19 +126,20 @@ public final class JdbcTarget {
      * measured.
      */
     public Connection connectForLoading() throws SQLException {
-        Properties properties = baseProperties();
-        properties.setProperty("sslMode", "DISABLED");
+        String mysqlUrl = mariadbDriver() ? MYSQL_SCHEME + url.substring(MARIADB_SCHEME.length()) : url;
+        Properties properties = baseProperties(mysqlUrl);
         properties.setProperty("allowLoadLocalInfile", "true");
-        return open(mariadbDriver() ? MYSQL_SCHEME + url.substring(MARIADB_SCHEME.length()) : url, properties);
+        return open(mysqlUrl, properties);
     }
 
-    private Properties baseProperties() {
+    /** The properties both drivers take, spelled for the driver that {@code driverUrl}'s scheme names. */
+    private Properties baseProperties(String driverUrl) {
         Properties properties = new Properties();
         properties.setProperty("user", user);
         properties.setProperty("password", password);
         properties.setProperty("connectTimeout", "5000");
-        // loopback measurements: TLS would add client and server CPU to every request (sslMode, set per
-        // driver: the two spell its values differently); a URL may still ask for it
+        // loopback measurements: TLS would add client and server CPU to every request; a URL may still ask for it
+        properties.setProperty("sslMode", driverUrl.startsWith(MARIADB_SCHEME) ? "disable" : "DISABLED");
         properties.setProperty("tcpNoDelay", "true");
         return properties;
     }
