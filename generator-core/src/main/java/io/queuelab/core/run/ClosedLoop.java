@@ -90,7 +90,7 @@ final class ClosedLoop {
     }
 
     private void job(int worker, SyncSession session, SplittableRandom random) {
-        RunClock.preciseTimers();
+        TimerPrecision.applyToCurrentThread();
         clock.awaitInstant(times.start(), 0, this::over);
         if (work(worker, session, random)) {
             long now = clock.now();

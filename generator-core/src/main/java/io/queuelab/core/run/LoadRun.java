@@ -136,7 +136,8 @@ public final class LoadRun {
                 manifest.clock(new ClockAnchor(config.clockReference().getHostString() + ":" + config.clockReference().getPort(),
                         ClockAnchor.Measurement.of(clockAtStart, anchorEpoch), null));
             }
-            manifest.client(new ClientInfo(RunClock.preciseTimers()));
+            TimerPrecision.Granted timing = TimerPrecision.applyToCurrentThread();
+            manifest.client(new ClientInfo(timing.timerSlack(), timing.sliceNanos()));
             manifest.write(dir.path());
 
             sessions.add(companion.start(dir.path()));

@@ -120,7 +120,7 @@ final class OpenLoop {
     }
 
     private void worker(int index, SyncSession session, WorkerSchedule schedule) {
-        RunClock.preciseTimers();
+        TimerPrecision.applyToCurrentThread();
         RunClock.TimerLead lead = workerLead;
         for (Request r; (r = schedule.take()) != null; ) {
             if (!WorkerSchedule.dispatched(r)) {
@@ -177,7 +177,7 @@ final class OpenLoop {
     List<Request> sendAsync(ScheduleCursor cursor, AsyncSession session, InFlightLimit limit, int queueBound,
                             long drainTimeoutNanos) {
         Thread.currentThread().setPriority(Thread.MAX_PRIORITY);
-        RunClock.preciseTimers();
+        TimerPrecision.applyToCurrentThread();
         AsyncSender sender = new AsyncSender(session, limit, queueBound, Thread.currentThread());
         asyncSender = sender;
         RunClock.TimerLead lead = new RunClock.TimerLead();

@@ -1,8 +1,5 @@
 package io.queuelab.core.run;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -10,9 +7,9 @@ import java.util.concurrent.locks.LockSupport;
  * instant of the schedule.
  *
  * <p>Guarantee of {@link #awaitInstant}: it never returns before the instant, and it burns no CPU
- * while the instant is more than the spin window away: it parks, with the calling thread's timer
- * slack lowered to 1 ns where Linux allows it (the default slack of 50 us would add up to 50 us to
- * every timed wake-up), and spins only for the last {@code spinNanos}. Lateness is then the
+ * while the instant is more than the spin window away: it parks (its callers' threads have applied
+ * {@link TimerPrecision}: 1 ns timer slack and a short scheduler slice where Linux allows them), and
+ * spins only for the last {@code spinNanos}. Lateness is then the
  * machine's timer wake-up (tens of microseconds on a VM), or the spin's microsecond where a
  * caller spins.
  */
@@ -87,21 +84,6 @@ final class RunClock {
 
         long nanos() {
             return nanos;
-        }
-    }
-
-    /**
-     * Lowers the calling thread's timer slack to 1 ns (Linux {@code /proc/TID/timerslack_ns}, which a
-     * thread may set for itself without privileges). True when it took effect.
-     */
-    static boolean preciseTimers() {
-        try {
-            Path self = Files.readSymbolicLink(Path.of("/proc/thread-self"));
-            Path slack = Path.of("/proc", self.getFileName().toString(), "timerslack_ns");
-            Files.writeString(slack, "1");
-            return "1".equals(Files.readString(slack).trim());
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            return false; // not Linux, or an old kernel: timed waits keep the default slack
         }
     }
 }

@@ -76,6 +76,15 @@ class ManifestTest {
     }
 
     @Test
+    void aClientSectionWrittenBeforeTheSchedulerSliceReadsAsTheKernelsDefault() throws IOException {
+        ObjectNode tree = written(Manifest.create(Manifest.MEASURED).client(new ClientInfo(true, 100_000)));
+        assertEquals(100_000, tree.path("client").path("schedulerSliceNanos").asLong());
+        ((ObjectNode) tree.path("client")).remove("schedulerSliceNanos");
+        json.writeValue(dir.resolve(Manifest.FILE_NAME).toFile(), tree);
+        assertEquals(new ClientInfo(true, 0), Manifest.read(dir).client().orElseThrow());
+    }
+
+    @Test
     void version1ManifestsStillRead() throws IOException {
         ObjectNode tree = written(Manifest.create(Manifest.SIMULATED));
         tree.put("formatVersion", 1);
