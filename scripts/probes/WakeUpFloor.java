@@ -9,11 +9,13 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The floor under queuelab's client hand-off delay on this machine: how late a parked Java thread
  * wakes for an instant (LockSupport.parkNanos to an absolute instant, exponential gaps at RATE/s, as
- * a worker waits for its arrival), with the kernel's default 50 us timer slack and with 1 ns (what
- * queuelab's threads set for themselves). Also how long an unpark takes to wake a parked thread (the
- * hand-off that queuelab no longer uses). Run by scripts/bench-wakeup, ideally while the server
- * serves a load, as during a measurement.
- *   java scripts/probes/WakeUpFloor.java [RATE] [SECONDS]
+ * a worker waits for its arrival), three ways: the kernel's default 50 us timer slack; 1 ns slack;
+ * and as queuelab's timing threads are set up (io.queuelab.core.run.TimerPrecision: 1 ns slack and a
+ * 100 us scheduler slice, Linux 6.12+). Also how long an unpark takes to wake a parked thread (the
+ * hand-off that queuelab no longer uses). With BUSY > 0, that many threads of this process spin
+ * meanwhile at default settings, so that every core is busy as under a server's load. Run by
+ * scripts/bench-wakeup (which puts queuelab's jar on the class path).
+ *   java -cp cli/target/queuelab.jar scripts/probes/WakeUpFloor.java [RATE] [SECONDS] [BUSY]
  */
 public class WakeUpFloor {
     static String pct(long[] v) {
@@ -38,12 +40,34 @@ public class WakeUpFloor {
     public static void main(String[] args) throws Exception {
         double rate = args.length > 0 ? Double.parseDouble(args[0]) : 2000;
         double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 10;
+        int busy = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         int n = (int) (rate * seconds);
-        for (long s : new long[] {50_000, 1}) {
+        AtomicInteger done = new AtomicInteger();
+        for (int b = 0; b < busy; b++) {
+            Thread spinner = new Thread(() -> {
+                long x = 0;
+                while (done.get() == 0) {
+                    x += System.nanoTime() & 1;
+                }
+                if (x == 42) {
+                    System.out.print(""); // keeps the loop from being optimized away
+                }
+            });
+            spinner.setDaemon(true);
+            spinner.start();
+        }
+        String[] modes = {"timed park, timer slack 50 us  ", "timed park, timer slack 1 ns   ", "timed park, queuelab's threads "};
+        for (int mode = 0; mode < modes.length; mode++) {
             long[] late = new long[n];
-            boolean[] set = new boolean[1];
+            String[] set = new String[1];
+            int m = mode;
             Thread t = new Thread(() -> {
-                set[0] = slack(s);
+                if (m == 2) {
+                    io.queuelab.core.run.TimerPrecision.Granted g = io.queuelab.core.run.TimerPrecision.applyToCurrentThread();
+                    set[0] = g.timerSlack() && g.sliceNanos() > 0 ? "" : " (not granted: " + g + ")";
+                } else {
+                    set[0] = slack(m == 0 ? 50_000 : 1) ? "" : " (slack not set)";
+                }
                 SplittableRandom r = new SplittableRandom(1);
                 long next = System.nanoTime() + 100_000_000;
                 for (int i = 0; i < n; i++) {
@@ -57,7 +81,7 @@ public class WakeUpFloor {
             });
             t.start();
             t.join();
-            System.out.printf("timed park, slack %6d ns%s: %s%n", s, set[0] ? "" : " (not set)", pct(late));
+            System.out.printf("%s: %s%s%n", modes[mode], pct(late), set[0]);
         }
         long[] handOff = new long[n];
         AtomicLong sentAt = new AtomicLong();
@@ -81,6 +105,7 @@ public class WakeUpFloor {
             LockSupport.unpark(w);
         }
         w.join();
-        System.out.printf("unpark of a parked thread       : %s%n", pct(handOff));
+        System.out.printf("unpark of a parked thread      : %s%n", pct(handOff));
+        done.set(1);
     }
 }

@@ -1,5 +1,6 @@
 package io.queuelab.core.summary;
 
+import io.queuelab.core.manifest.ClientInfo;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.run.Durations;
@@ -63,7 +64,7 @@ public final class SummaryText {
             row(b, "all response", s.all.response, s.all.meanResponseNanos());
         }
         if (manifest != null) {
-            manifest.selfCheck().ifPresent(check -> b.append(selfCheck(check)));
+            manifest.selfCheck().ifPresent(check -> b.append(selfCheck(check, manifest.client().orElse(null))));
         }
         return b.toString();
     }
@@ -101,7 +102,8 @@ public final class SummaryText {
         counts.forEach((outcome, n) -> b.append(String.format(Locale.ROOT, ", %s %d", outcome, n)));
     }
 
-    static String selfCheck(SelfCheck c) {
+    /** The self-check; {@code client} (may be null) says what the run's timing threads got from the kernel. */
+    static String selfCheck(SelfCheck c, ClientInfo client) {
         StringBuilder b = new StringBuilder("self-check\n");
         for (SelfCheck.PhaseCheck p : c.phases()) {
             if (c.openLoop()) {
@@ -128,6 +130,11 @@ public final class SummaryText {
             b.append(String.format(Locale.ROOT, "  schedule lag p50 %s p99 %s p99.9 %s max %s; longest queue %d%n",
                     Durations.format(c.lagP50Nanos()), Durations.format(c.lagP99Nanos()),
                     Durations.format(c.lagP999Nanos()), Durations.format(c.lagMaxNanos()), c.maxQueueLength()));
+        }
+        if (client != null) {
+            b.append("  timing threads: ").append(client.preciseTimers() ? "timer slack 1 ns" : "the kernel's timer slack")
+                    .append(client.schedulerSliceNanos() > 0 ? ", scheduler slice " + Durations.format(client.schedulerSliceNanos())
+                            : ", the kernel's scheduler slice").append('\n');
         }
         b.append(String.format(Locale.ROOT, "  client CPU %.2fs outside warm-up (%.2f us/request, %.1f %% of the machine), "
                         + "%.2fs since the JVM started; GC pauses %.3fs in %d collections%n",

@@ -9,6 +9,7 @@ import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
+import io.queuelab.core.manifest.ClientInfo;
 import io.queuelab.core.summary.RunSummary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -201,6 +202,8 @@ class AccountingTest {
         assertTrue(window[0] < window[1], "the failures span the run");
         String text = io.queuelab.core.summary.SummaryText.render(s, result.directory().manifest());
         assertTrue(text.contains("timeout " + result.totals().errors() + " scheduled between"), text);
+        ClientInfo client = result.directory().manifest().client().orElseThrow();
+        assertTrue(text.contains("  timing threads: " + (client.preciseTimers() ? "timer slack 1 ns" : "the kernel's timer slack")), text);
     }
 
     @Test
