@@ -42,9 +42,23 @@ public record LoadConfig(String loop, String arrivals, double meanThinkTimeSecon
         return "closed".equals(loop);
     }
 
-    /** The open loop's arrival process; Poisson when the manifest names none. */
+    /**
+     * The open loop's arrival process; Poisson when the manifest names none.
+     *
+     * @throws IllegalArgumentException naming the value, when it is not an arrival process of this queuelab
+     */
     public LoadPlan.Arrivals arrivalProcess() {
-        return arrivals == null ? LoadPlan.Arrivals.POISSON : LoadPlan.Arrivals.valueOf(arrivals.toUpperCase(Locale.ROOT));
+        if (arrivals == null) {
+            return LoadPlan.Arrivals.POISSON;
+        }
+        for (LoadPlan.Arrivals a : LoadPlan.Arrivals.values()) {
+            if (a.name().equalsIgnoreCase(arrivals)) {
+                return a;
+            }
+        }
+        throw new IllegalArgumentException("its manifest's config.arrivals is '" + arrivals + "', not "
+                + String.join(" or ", java.util.Arrays.stream(LoadPlan.Arrivals.values())
+                        .map(a -> a.name().toLowerCase(Locale.ROOT)).toList()));
     }
 
     /** The same configuration with other phases (a merge's totals) and no seed or start instant. */

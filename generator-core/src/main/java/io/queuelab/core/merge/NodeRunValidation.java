@@ -44,6 +44,11 @@ final class NodeRunValidation {
         int count = nodes.get(0).count;
         Map<Integer, NodeRun> byIndex = new TreeMap<>();
         for (NodeRun n : nodes) {
+            try {
+                n.config.arrivalProcess();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(n.dir + ": " + e.getMessage());
+            }
             if (n.count != count) {
                 throw new IllegalArgumentException(n.dir + " is node " + n.index + " of " + n.count + ", " + nodes.get(0).dir
                         + " is node " + nodes.get(0).index + " of " + count + ": not the same run");

@@ -21,7 +21,9 @@ import java.nio.file.Path;
  *     for the running one to finish its slice (1.5 ms by default on two cores) unless its own slice
  *     is shorter, in which case it may preempt at once. The slice sets how soon the thread runs when it
  *     wakes, not how much CPU it gets: its share stays that of any other thread of its nice level.
- *     The thread's policy and nice value are read first and written back unchanged.</li>
+ *     The thread's policy and nice value are read first and written back unchanged. Threads it starts
+ *     afterwards begin with the kernel's default slice ({@code SCHED_FLAG_RESET_ON_FORK}); they do
+ *     inherit the timer slack (the kernel's rule for it), which only makes their timers precise.</li>
  * </ul>
  * Guarantee: {@link #applyToCurrentThread} never throws and never raises the thread's priority; it
  * reports what took effect, read back from the kernel (a kernel before 6.12 accepts the slice and
@@ -61,6 +63,7 @@ public final class TimerPrecision {
         private static final int SIZE = 48; // SCHED_ATTR_SIZE_VER0
         private static final int SCHED_OTHER = 0;
         private static final int SCHED_BATCH = 3;
+        private static final long SCHED_FLAG_RESET_ON_FORK = 0x01;
 
         interface LibC extends Library {
             long syscall(long number, Object... args);
@@ -107,7 +110,9 @@ public final class TimerPrecision {
                     return 0; // a real-time or deadline thread someone chose: leave it alone
                 }
                 attr.setInt(0, SIZE);
-                attr.setLong(8, 0); // sched_flags
+                // threads this one starts later (a driver's lazily started timer or I/O thread) begin
+                // with the kernel's default slice: the short one is for the timing threads alone
+                attr.setLong(8, SCHED_FLAG_RESET_ON_FORK);
                 attr.setLong(24, nanos); // sched_runtime; policy (4) and nice (16) as read
                 if (libc.syscall(setattr, 0L, attr, 0L) != 0) {
                     return 0;

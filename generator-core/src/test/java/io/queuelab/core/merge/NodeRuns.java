@@ -35,6 +35,8 @@ final class NodeRuns {
     long anchor = ANCHOR;
     long scheduleStart = START;
     double rate = 100;
+    /** The manifest's {@code config.arrivals}. */
+    String arrivals = "poisson";
     double durationSeconds = 1;
     boolean complete = true;
     /** Reference minus node clock at the start and end of the run; null for no clock reference. */
@@ -72,7 +74,7 @@ final class NodeRuns {
         Files.writeString(run.errors(), "intended_ns\tworker\toperation\tclass\tmessage\n"
                 + (failed.length == 0 ? "" : failed[0] + "\t0\t0\t" + errorClass + "\tno answer in 2s\n"));
         Manifest m = Manifest.create("measured")
-                .config(new LoadConfig("open", "poisson", 0, null,
+                .config(new LoadConfig("open", arrivals, 0, null,
                         List.of(new LoadConfig.PhaseConfig("main", durationSeconds, null, rate, false)), 1, 1, 1,
                         100L + index, 0, 0, null))
                 .node(RunNode.single(index, count))

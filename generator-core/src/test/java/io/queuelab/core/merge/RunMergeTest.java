@@ -196,6 +196,10 @@ class RunMergeTest {
         clocked.offsetAtStart = 0L;
         assertRefused("node 1 measured its clock against 10.0.0.1:7471, node 0 against no reference: run every node "
                 + "with the same --clock-reference", out, c0, clocked.write(tmp.resolve("clocked")));
+        NodeRuns bursty = new NodeRuns(1);
+        bursty.arrivals = "bursty";
+        assertRefused(tmp.resolve("bursty") + ": its manifest's config.arrivals is 'bursty', not poisson or constant", out, c0,
+                bursty.write(tmp.resolve("bursty")));
         assertThrows(IOException.class, () -> RunMerge.merge(List.of(c0, tmp.resolve("nowhere")), out));
         assertFalse(Files.exists(out), "a refused merge writes nothing");
     }
