@@ -28,6 +28,7 @@
 #include <time.h>
 
 #define BUCKETS 100000 /* lateness in microseconds, the last bucket holds 100 ms and over */
+#define STALE_READ_NS 1000000u /* a clock read older than this at the sleep's start is not its start */
 
 static int (*real_clock_gettime)(clockid_t, struct timespec *);
 static int (*real_nanosleep)(const struct timespec *, struct timespec *);
@@ -61,7 +62,11 @@ int clock_gettime(clockid_t clock, struct timespec *t) {
 
 int nanosleep(const struct timespec *request, struct timespec *remaining) {
     resolve();
-    uint64_t intended = last_read_ns != 0 ? last_read_ns + to_ns(request) : 0;
+    struct timespec entry;
+    real_clock_gettime(CLOCK_MONOTONIC, &entry);
+    /* sysbench reads the clock right before it sleeps; an older read is not where this sleep was measured
+       from (a thread that sleeps without reading first), and such a sleep changes no stamp */
+    uint64_t intended = last_read_ns != 0 && to_ns(&entry) - last_read_ns < STALE_READ_NS ? last_read_ns + to_ns(request) : 0;
     int rc = real_nanosleep(request, remaining);
     if (intended == 0) return rc;
     struct timespec woke;

@@ -3,6 +3,7 @@ package io.queuelab.core.manifest;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -57,7 +58,7 @@ public record LoadConfig(String loop, String arrivals, double meanThinkTimeSecon
             }
         }
         throw new IllegalArgumentException("its manifest's config.arrivals is '" + arrivals + "', not "
-                + String.join(" or ", java.util.Arrays.stream(LoadPlan.Arrivals.values())
+                + String.join(" or ", Arrays.stream(LoadPlan.Arrivals.values())
                         .map(a -> a.name().toLowerCase(Locale.ROOT)).toList()));
     }
 

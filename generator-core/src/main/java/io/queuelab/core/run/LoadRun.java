@@ -136,6 +136,8 @@ public final class LoadRun {
                 manifest.clock(new ClockAnchor(config.clockReference().getHostString() + ":" + config.clockReference().getPort(),
                         ClockAnchor.Measurement.of(clockAtStart, anchorEpoch), null));
             }
+            // this thread goes on to be the schedule thread (admissions, or the asynchronous sender), and
+            // what it is granted is what every timing thread of the process is granted
             TimerPrecision.Granted timing = TimerPrecision.applyToCurrentThread();
             manifest.client(new ClientInfo(timing.timerSlack(), timing.sliceNanos()));
             manifest.write(dir.path());

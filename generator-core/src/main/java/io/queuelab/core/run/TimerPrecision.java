@@ -18,8 +18,8 @@ import java.nio.file.Path;
  *     default 50 us lets the kernel fire a timed wake-up up to 50 us late to batch it with others.</li>
  * <li><b>a scheduler time slice of {@value #SLICE_NANOS} ns</b> ({@code sched_setattr}'s
  *     {@code sched_runtime} for {@code SCHED_OTHER}, Linux 6.12+): under EEVDF a woken thread waits
- *     for the running one to finish its slice (1.5 ms by default on two cores) unless its own slice
- *     is shorter, in which case it may preempt at once. The slice sets how soon the thread runs when it
+ *     for the running one to finish its slice (the kernel's default, 1.4 ms on the 2-core machines
+ *     here) unless its own slice is shorter, in which case it may preempt at once. The slice sets how soon the thread runs when it
  *     wakes, not how much CPU it gets: its share stays that of any other thread of its nice level.
  *     The thread's policy and nice value are read first and written back unchanged. Threads it starts
  *     afterwards begin with the kernel's default slice ({@code SCHED_FLAG_RESET_ON_FORK}); they do
