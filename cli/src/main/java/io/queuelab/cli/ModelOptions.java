@@ -1,5 +1,6 @@
 package io.queuelab.cli;
 
+import io.queuelab.sim.ClientLimitedModel;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.LoadDependentModel;
@@ -17,11 +18,17 @@ import java.nio.file.Path;
  * {@code shexp:SHIFT,MEAN} or {@code empirical:RUN_DIR}, in seconds.
  */
 public final class ModelOptions {
-    @Option(names = "--model", description = "mm1, mm1-ps, mm1-ld or dpb.")
+    @Option(names = "--model", description = "mm1, mm1-ps, mm1-ld, client-ps or dpb.")
     String model;
 
-    @Option(names = "--service", description = "Service time of mm1, mm1-ps and mm1-ld (e.g. exp:0.01).")
+    @Option(names = "--service", description = "Service time of mm1, mm1-ps and mm1-ld, the demand on one core of client-ps (e.g. exp:0.01).")
     String service;
+
+    @Option(names = "--connections", paramLabel = "K", description = "client-ps: the client's connections K (a FIFO queue in front of them).")
+    Integer connections;
+
+    @Option(names = "--server-cores", paramLabel = "C", description = "client-ps: the server's cores c shared by the requests holding a connection.")
+    Integer serverCores;
 
     @Option(names = "--p", description = "Load dependency of mm1-ld, 0 <= p < 1.")
     Double loadDependency;
@@ -43,7 +50,7 @@ public final class ModelOptions {
 
     /** The model the options describe; every inconsistency is a one-line IllegalArgumentException. */
     public Model model() throws IOException {
-        refuse(model == null, "give the model: --model mm1, mm1-ps, mm1-ld or dpb");
+        refuse(model == null, "give the model: --model mm1, mm1-ps, mm1-ld, client-ps or dpb");
         boolean dpb = "dpb".equals(model);
         boolean ld = "mm1-ld".equals(model);
         refuse(!dpb && (processing != null || networkDelay != null || bufferPages != null || dirtyPage != null),
@@ -51,6 +58,8 @@ public final class ModelOptions {
         refuse(dpb && service != null, "--service does not apply to --model dpb (use --proc, --nd, --dpb-max, --dp)");
         refuse(!ld && loadDependency != null, "--p applies to --model mm1-ld only");
         refuse(!ld && capacity != null, "--capacity applies to --model mm1-ld only");
+        boolean clientPs = "client-ps".equals(model);
+        refuse(!clientPs && (connections != null || serverCores != null), "--connections and --server-cores apply to --model client-ps only");
         switch (model) {
             case "mm1":
                 return new MM1Model(distribution("--service", requireService()));
@@ -60,6 +69,9 @@ public final class ModelOptions {
                 refuse(loadDependency == null, "--model mm1-ld needs --p (load dependency, 0 <= p < 1)");
                 return new LoadDependentModel(distribution("--service", requireService()), loadDependency,
                         capacity == null ? LoadDependentModel.DEFAULT_CAPACITY : capacity);
+            case "client-ps":
+                refuse(connections == null || serverCores == null, "--model client-ps needs --connections K and --server-cores C");
+                return new ClientLimitedModel(distribution("--service", requireService()), connections, serverCores);
             case "dpb":
                 DirtyPageBufferModel t1 = DirtyPageBufferModel.table1();
                 return new DirtyPageBufferModel(
@@ -68,7 +80,7 @@ public final class ModelOptions {
                         bufferPages == null ? t1.bufferPages() : bufferPages,
                         dirtyPage == null ? t1.dirtyPage() : distribution("--dp", dirtyPage));
             default:
-                throw new IllegalArgumentException("unknown --model '" + model + "' (expected mm1, mm1-ps, mm1-ld or dpb)");
+                throw new IllegalArgumentException("unknown --model '" + model + "' (expected mm1, mm1-ps, mm1-ld, client-ps or dpb)");
         }
     }
 

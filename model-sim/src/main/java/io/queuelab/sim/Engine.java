@@ -8,13 +8,15 @@ import java.util.function.IntToDoubleFunction;
  * simulated by the exact start = max(ready, free) recursion ({@link FcfsServer}: the M/M/1 model,
  * and the dirty-page-buffer model with its network delay before the queue and its flushes), and
  * one processor-sharing server simulated with virtual time ({@link SharedServer}: M/M/1-PS, and the
- * load-dependent model with its speed per population and its capacity).
+ * load-dependent model with its speed per population and its capacity), and the client-limited
+ * processor-sharing system ({@link ClientLimitedServer}: a FIFO client queue in front of K
+ * connections to a server of c cores, which is also M/G/1 and M/G/c FCFS when K = c).
  *
  * <p>Guarantees: an engine is immutable and holds only the model's parameters, so one engine runs
  * any number of replications, in parallel; each {@link #run} builds its own server state and draws
  * only from the replication's {@link Streams}. Engines are built and run only inside this package.
  */
-public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing {
+public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing, Engine.ClientLimited {
 
     private Engine() {
     }
@@ -45,6 +47,14 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      */
     static Engine processorSharing(Distribution service, int capacity, IntToDoubleFunction speed) {
         return new ProcessorSharing(service, capacity, java.util.Objects.requireNonNull(speed, "speed"));
+    }
+
+    /**
+     * A FIFO client queue in front of {@code connections} connections to a server of {@code cores}
+     * cores shared by the requests holding a connection (each gets min(1, cores/n) of a core).
+     */
+    static Engine clientLimited(Distribution demand, int connections, int cores) {
+        return new ClientLimited(demand, connections, cores);
     }
 
     /** Whether the server writes a dirty-page buffer: its replications then report flushes. */
@@ -111,6 +121,34 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         @Override
         void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
             new SharedServer(this, streams, statistics).run(arrivals);
+        }
+    }
+
+    /** The parameters of {@link ClientLimitedServer}. */
+    static final class ClientLimited extends Engine {
+        final Distribution demand;
+        final int connections;
+        final int cores;
+
+        private ClientLimited(Distribution demand, int connections, int cores) {
+            this.demand = java.util.Objects.requireNonNull(demand, "demand");
+            this.connections = connections;
+            this.cores = cores;
+        }
+
+        @Override
+        boolean flushes() {
+            return false;
+        }
+
+        @Override
+        String sentMeans() {
+            return "the request took a connection (left the client's queue)";
+        }
+
+        @Override
+        void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
+            new ClientLimitedServer(this, streams, statistics).run(arrivals);
         }
     }
 }

@@ -11,7 +11,10 @@ package io.queuelab.core.manifest;
  * @param processing   {@code dpb}: a job's processing time
  * @param bufferPages  {@code dpb}: the dirty-page buffer's size in pages
  * @param dirtyPage    {@code dpb}: the time between a job's page writes
+ * @param connections  {@code client-ps}: the client's connections K (requests inside the server at most)
+ * @param cores        {@code client-ps}: the server's cores c shared by the requests inside
  */
 public record ModelParameters(DistributionSpec service, Double p, Integer capacity, DistributionSpec networkDelay,
-                              DistributionSpec processing, Integer bufferPages, DistributionSpec dirtyPage) {
+                              DistributionSpec processing, Integer bufferPages, DistributionSpec dirtyPage,
+                              Integer connections, Integer cores) {
 }

@@ -5,6 +5,7 @@ import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.ModelInfo;
 import io.queuelab.core.manifest.ModelParameters;
 import io.queuelab.core.manifest.ArrivalProcessSpec;
+import io.queuelab.sim.ClientLimitedModel;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.LoadDependentModel;
@@ -35,6 +36,8 @@ public record SimulatedRunModel(Model model, ArrivalProcess workload) {
                 case "mm1-ps" -> new ProcessorSharingModel(distribution(p.service()));
                 case "mm1-ld" -> new LoadDependentModel(distribution(p.service()), number(p.p()),
                         p.capacity() == null ? LoadDependentModel.DEFAULT_CAPACITY : p.capacity());
+                case "client-ps" -> new ClientLimitedModel(distribution(p.service()), p.connections() == null ? 0 : p.connections(),
+                        p.cores() == null ? 0 : p.cores());
                 case "dpb" -> new DirtyPageBufferModel(distribution(p.networkDelay()), distribution(p.processing()),
                         p.bufferPages() == null ? 0 : p.bufferPages(), distribution(p.dirtyPage()));
                 default -> null;

@@ -1,0 +1,61 @@
+package io.queuelab.sim;
+
+import java.util.Map;
+
+/**
+ * The client-limited processor-sharing model of a database run: Poisson (or closed) arrivals wait
+ * in the client's FIFO queue for one of {@code connections} (K) connections; the requests holding
+ * one share a server of {@code cores} (c) cores, each of n inside getting min(1, c/n) of a core;
+ * {@link #service()} is the demand a request brings to one core. With K = c no request is ever
+ * slowed by another inside, so the model is M/G/c FCFS (M/G/1 with K = c = 1).
+ *
+ * <p>Capacity: min(K, c) / E[demand] requests per second, so an open model is stable below it.
+ */
+public record ClientLimitedModel(Distribution service, int connections, int cores) implements ServiceTimeModel {
+    /** The most connections the simulator keeps a slot for. */
+    public static final int MAX_CONNECTIONS = 1 << 20;
+
+    public ClientLimitedModel {
+        java.util.Objects.requireNonNull(service, "service");
+        if (connections < 1 || connections > MAX_CONNECTIONS) {
+            throw new IllegalArgumentException("connections must be between 1 and " + MAX_CONNECTIONS + ", got " + connections);
+        }
+        if (cores < 1) {
+            throw new IllegalArgumentException("server cores must be at least 1, got " + cores);
+        }
+    }
+
+    /** M/G/c FCFS: c connections to c cores. */
+    public static ClientLimitedModel fcfs(Distribution service, int servers) {
+        return new ClientLimitedModel(service, servers, servers);
+    }
+
+    /** The requests served at once at full speed: min(K, c). */
+    public int parallelism() {
+        return Math.min(connections, cores);
+    }
+
+    @Override
+    public Engine engine() {
+        return Engine.clientLimited(service, connections, cores);
+    }
+
+    @Override
+    public String name() {
+        return "client-ps";
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        Map<String, Object> m = ServiceTimeModel.super.parameters();
+        m.put("connections", connections);
+        m.put("cores", cores);
+        return m;
+    }
+
+    /** Utilization of the min(K, c) requests' worth of capacity. */
+    @Override
+    public double utilization(double lambda) {
+        return lambda * service.mean() / parallelism();
+    }
+}
