@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
                 SimulateCommand.class,
                 SummaryCommand.class,
                 SweepCommand.class,
+                ValidateCommand.class,
         })
 public final class Main {
 

@@ -66,6 +66,8 @@ public final class CsvRequestSource implements RequestSource {
     private final int outcomeColumn;
     private final int failureClassColumn;
     private final int warmupColumn;
+    private final int sentColumn;   // the plain format's optional send instant; -1 without
+    private final long sentUnit;
     private final int metricColumn;
     private final int columns;
     private final Map<String, Integer> outcomeCodes = new HashMap<>();
@@ -75,6 +77,7 @@ public final class CsvRequestSource implements RequestSource {
     private long k6Unit; // k6's timestamp unit in ns, from the first row; 0 for RFC 3339 text
 
     private long intended;
+    private long sent = LogFormat.NONE;
     private long completed;
     private int outcome;
     private boolean warmup;
@@ -98,6 +101,8 @@ public final class CsvRequestSource implements RequestSource {
             outcomeColumn = at.get("success");
             failureClass = at.getOrDefault("responsecode", -1);
             warmupColumn = -1;
+            sentColumn = -1;
+            sentUnit = 0;
         } else if (at.containsKey("metric_name") && at.containsKey("timestamp") && at.containsKey("metric_value")) {
             dialect = Dialect.K6;
             metric = at.get("metric_name");
@@ -110,10 +115,12 @@ public final class CsvRequestSource implements RequestSource {
             outcomeColumn = at.getOrDefault("expected_response", -1);
             failureClass = at.getOrDefault("status", -1);
             warmupColumn = -1;
+            sentColumn = -1;
+            sentUnit = 0;
         } else {
             dialect = Dialect.PLAIN;
-            int start = -1, end = -1, outcomeAt = -1, warmupAt = -1;
-            long su = 0, eu = 0;
+            int start = -1, end = -1, outcomeAt = -1, warmupAt = -1, sentAt = -1;
+            long su = 0, eu = 0, sentU = 0;
             boolean duration = false;
             for (int i = 0; i < header.length; i++) {
                 String name = header[i].trim().toLowerCase(Locale.ROOT);
@@ -130,6 +137,9 @@ public final class CsvRequestSource implements RequestSource {
                     outcomeAt = i;
                 } else if (name.equals("warmup")) {
                     warmupAt = i;
+                } else if (base.equals("sent") && sentAt < 0) {
+                    sentAt = i;
+                    sentU = unit;
                 }
             }
             if (start < 0 || end < 0) {
@@ -144,6 +154,8 @@ public final class CsvRequestSource implements RequestSource {
             endIsDuration = duration;
             outcomeColumn = outcomeAt;
             warmupColumn = warmupAt;
+            sentColumn = sentAt;
+            sentUnit = sentU;
         }
         metricColumn = metric;
         failureClassColumn = failureClass;
@@ -264,6 +276,14 @@ public final class CsvRequestSource implements RequestSource {
             }
             outcome = outcomeCode(fields);
         }
+        sent = LogFormat.NONE;
+        String sentText = sentColumn >= 0 ? fields[sentColumn].trim() : "";
+        if (!sentText.isEmpty()) {
+            sent = nanos(sentText, sentUnit, "sent") - origin;
+            if (sent < intended || (completed != LogFormat.NONE && sent > completed)) {
+                throw malformed("sent outside [start, completion]");
+            }
+        }
         warmup = warmupColumn >= 0 && isTrue(fields[warmupColumn].trim());
         return true;
     }
@@ -356,7 +376,7 @@ public final class CsvRequestSource implements RequestSource {
 
     @Override
     public long sent() {
-        return LogFormat.NONE;
+        return sent;
     }
 
     @Override

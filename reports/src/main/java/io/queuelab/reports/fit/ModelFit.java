@@ -13,9 +13,32 @@ import java.util.function.DoubleUnaryOperator;
  * @param curve          mean response time (s) as a function of the abscissa (arrival rate); NaN
  *                       where the model has no stationary value
  * @param identification whether the parameters are identified, and the evidence
+ * @param lackOfFit      whether the model explains the data (null: not tested yet); a separate
+ *                       verdict, since identified parameters of a model that does not describe the
+ *                       data are estimates of the wrong model
  */
 public record ModelFit(String model, String method, List<Parameter> parameters, List<Residual> residuals,
-                       DoubleUnaryOperator curve, Identification identification) {
+                       DoubleUnaryOperator curve, Identification identification, LackOfFit lackOfFit) {
+
+    public ModelFit(String model, String method, List<Parameter> parameters, List<Residual> residuals,
+                    DoubleUnaryOperator curve, Identification identification) {
+        this(model, method, parameters, residuals, curve, identification, null);
+    }
+
+    /** The same fit with its lack-of-fit verdict. */
+    public ModelFit withLackOfFit(LackOfFit verdict) {
+        return new ModelFit(model, method, parameters, residuals, curve, identification, verdict);
+    }
+
+    /** Whether the fit was tested and the model explains the data. */
+    public boolean fits() {
+        return lackOfFit != null && lackOfFit.fits();
+    }
+
+    /** "fits", "does not fit: reason" or "fit not tested". */
+    public String fitVerdict() {
+        return lackOfFit == null ? "fit not tested" : lackOfFit.summary();
+    }
 
     public boolean identified() {
         return identification.identified();
@@ -51,8 +74,11 @@ public record ModelFit(String model, String method, List<Parameter> parameters, 
             return s.toString();
         }
         s.append("  ").append(identification.summary()).append('\n');
+        s.append("  ").append(fitVerdict()).append('\n');
+        // the parameters of a model that does not fit are estimates of the wrong model: say so on each
+        String label = lackOfFit != null && !lackOfFit.fits() ? "  (of a model that does not fit)" : "";
         for (Parameter p : parameters) {
-            s.append(String.format(Locale.ROOT, "  %-10s %14.6g  +- %-12.4g %s%n", p.name(), p.value(), p.standardError(), p.unit()));
+            s.append(String.format(Locale.ROOT, "  %-10s %14.6g  +- %-12.4g %s%s%n", p.name(), p.value(), p.standardError(), p.unit(), label));
         }
         s.append(String.format(Locale.ROOT, "  %-24s %10s %12s %12s %10s%n", "run", "x", "measured", "fitted", "residual"));
         for (Residual r : residuals) {

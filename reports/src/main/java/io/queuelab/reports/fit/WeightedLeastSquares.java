@@ -10,8 +10,8 @@ import org.apache.commons.math3.linear.DiagonalMatrix;
 import java.util.List;
 
 /**
- * Levenberg-Marquardt on mean response times weighted by 1/R^2 (relative errors), as every
- * curve fit of this package does it.
+ * Levenberg-Marquardt on mean response times weighted by 1/R^2 (relative errors), as the
+ * closed-form curve fits of this package do it, or by given weights.
  */
 final class WeightedLeastSquares {
     private WeightedLeastSquares() {
@@ -19,13 +19,16 @@ final class WeightedLeastSquares {
 
     static LeastSquaresOptimizer.Optimum fit(List<Mm1Point> points, MultivariateJacobianFunction model, double[] start,
                                              ParameterValidator validator) {
-        int n = points.size();
-        double[] target = new double[n];
-        double[] weights = new double[n];
-        for (int i = 0; i < n; i++) {
-            target[i] = points.get(i).meanResponse();
-            weights[i] = 1 / (target[i] * target[i]);
+        double[] weights = new double[points.size()];
+        for (int i = 0; i < weights.length; i++) {
+            weights[i] = 1 / (points.get(i).meanResponse() * points.get(i).meanResponse());
         }
+        return fit(points, weights, model, start, validator);
+    }
+
+    static LeastSquaresOptimizer.Optimum fit(List<Mm1Point> points, double[] weights, MultivariateJacobianFunction model,
+                                             double[] start, ParameterValidator validator) {
+        double[] target = points.stream().mapToDouble(Mm1Point::meanResponse).toArray();
         return new LevenbergMarquardtOptimizer().optimize(new LeastSquaresBuilder()
                 .model(model)
                 .target(target)

@@ -1,0 +1,71 @@
+package io.queuelab.cli;
+
+import io.queuelab.reports.fit.CandidateModels;
+import io.queuelab.reports.fit.HeldOutValidation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code queuelab validate RUN... --holdout RUN[,RUN...]}: fits every candidate model on the runs
+ * given, predicts each held-out run from its workload alone, and selects the model with the
+ * smallest held-out error ({@link HeldOutValidation}).
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = {"Fit candidate models on runs and judge them on held-out runs they were not fitted to: per model whether",
+                "it is identified and whether it fits (residuals, and each fit run's CDF against the simulation-noise yardstick),",
+                "then measured vs predicted mean, p50, p99 and CDF distance of every held-out run; selects the model with the",
+                "smallest held-out error (ties to the simpler). Closed held-out runs are predicted from the open fit (X(N), R(N))."})
+public final class ValidateCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "RUN", description = "Fit runs: open run directories, sweep directories or CSV logs.")
+    List<Path> runs;
+
+    @Option(names = "--holdout", required = true, split = ",", paramLabel = "RUN",
+            description = "Held-out runs (open or closed), comma-separated or repeated.")
+    List<Path> holdout;
+
+    @Option(names = "--models", paramLabel = "NAME,...",
+            description = "The candidate models (default: all of ${COMPLETION-CANDIDATES}).", completionCandidates = ModelNames.class)
+    String models;
+
+    @Option(names = "--server-cores", paramLabel = "C", description = "The server's cores c (default: the manifest's, else fitted).")
+    Integer serverCores;
+
+    @Option(names = "--connections", paramLabel = "K",
+            description = "The client's connections K (default: the manifest's workers or in-flight bound, else the log's sent column).")
+    Integer connections;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the outcome as JSON (docs/experiments.md).")
+    Path json;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of every simulation (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Override
+    public Integer call() throws IOException {
+        if (json != null) {
+            OutputPath.requireWritable(json, "--json");
+        }
+        var result = HeldOutValidation.run(runs, holdout, models == null ? CandidateModels.ALL : CandidateModels.named(models),
+                connections, serverCores, seed);
+        System.out.print(HeldOutValidation.toTable(result));
+        if (json != null) {
+            HeldOutValidation.writeJson(result, json);
+            System.out.println("wrote " + json);
+        }
+        return 0;
+    }
+
+    /** The registry's names, for the help text. */
+    static final class ModelNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return CandidateModels.names().iterator();
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.sim.FittedModel;
+
+import java.util.function.IntFunction;
+
+/**
+ * A candidate model fitted to runs: the fit (parameters, residuals, identification, and once
+ * tested the lack-of-fit verdict) and, when identified, the model that predicts a run.
+ *
+ * @param model       the fitted model for open runs; null when the fit is not identified
+ * @param closedModel the fitted model for a closed run of N jobs (a client of N connections where
+ *                    the model has a connection limit); null when not identified
+ * @param parameters  free parameters estimated
+ * @param fittedMeanErrors the relative simulation error of each fitted mean (null where the fitted
+ *                    curve is a closed form), which the residual test adds to the points' errors
+ */
+public record CandidateFit(String name, int parameters, ModelFit fit, FittedModel model, IntFunction<FittedModel> closedModel,
+                           double[] fittedMeanErrors) {
+
+    public boolean identified() {
+        return fit.identified() && model != null;
+    }
+
+    /** The same fit with its lack-of-fit verdict. */
+    public CandidateFit withLackOfFit(LackOfFit lackOfFit) {
+        return new CandidateFit(name, parameters, fit.withLackOfFit(lackOfFit), model, closedModel, fittedMeanErrors);
+    }
+
+    /** A fit that did not identify its parameters. */
+    static CandidateFit unidentified(String name, int parameters, ModelFit fit) {
+        return new CandidateFit(name, parameters, fit, null, null, null);
+    }
+}

@@ -1,0 +1,25 @@
+package io.queuelab.reports.fit;
+
+import java.io.IOException;
+
+/**
+ * A model that fits itself to runs and, once fitted, predicts any run from its workload alone
+ * ({@link CandidateFit#model()}): the interface every model of {@code queuelab validate} and
+ * {@code fit} implements. {@link CandidateModels} is the registry of their names.
+ */
+public interface CandidateModel {
+    /** The name {@code --models} takes. */
+    String name();
+
+    /** One line: what the model assumes. */
+    String description();
+
+    /** Free parameters the fit estimates from the runs (a lack-of-fit test's degrees of freedom are points - this). */
+    int parameters();
+
+    /**
+     * Fits the model to the open runs of {@code data}. A model the data cannot identify returns a
+     * fit whose identification says why, with no predicting model; it never throws for that.
+     */
+    CandidateFit fit(FitData data) throws IOException;
+}

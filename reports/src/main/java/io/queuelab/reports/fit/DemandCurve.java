@@ -1,0 +1,116 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.Distribution;
+import io.queuelab.sim.Estimate;
+import io.queuelab.sim.Model;
+import io.queuelab.sim.Simulation;
+import io.queuelab.sim.SimulationResult;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.function.Function;
+
+/**
+ * The mean response time of a demand-driven model (M/G/1, M/G/c, client-limited PS) at every
+ * utilization, tabulated once by simulation, so that a fit of the demand's scale needs no
+ * simulation of its own. It rests on time scaling: these models have no time constant but the
+ * demand, so with the demand multiplied by s, R(lambda; s D) = s R(lambda s; D). The table holds
+ * g(rho) = R at utilization rho of the unscaled demand D; between its points it interpolates
+ * h(rho) = g(rho) (1 - rho), which is smooth where g grows without bound.
+ *
+ * <p>Guarantee: every point of the table comes from the same seed (common random numbers), so the
+ * curve is smooth in rho and a fit of s is not chasing simulation noise; {@link #relativeError}
+ * says how much noise each point still carries.
+ */
+final class DemandCurve {
+    /** Utilizations tabulated; a fit point beyond the last is refused. */
+    static final double[] RHO = {0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7,
+            0.75, 0.8, 0.85, 0.88, 0.91, 0.94, 0.97};
+    /** The highest utilization a fit may put a run at. */
+    static final double MAX_RHO = RHO[RHO.length - 1];
+
+    private final double meanDemand;
+    private final int parallelism;
+    private final double[] h;
+    private final double[] relativeError;
+
+    private DemandCurve(double meanDemand, int parallelism, double[] h, double[] relativeError) {
+        this.meanDemand = meanDemand;
+        this.parallelism = parallelism;
+        this.h = h;
+        this.relativeError = relativeError;
+    }
+
+    /**
+     * Tabulates {@code model} (built from the demand) by simulation: {@code customers} answered
+     * requests at low utilization, more near saturation where the mean converges slowly.
+     */
+    static DemandCurve tabulate(Function<Distribution, Model> model, Distribution demand, int parallelism, long customers,
+                                long seed) throws IOException {
+        Model m = model.apply(demand);
+        double[] h = new double[RHO.length];
+        double[] error = new double[RHO.length];
+        for (int i = 0; i < RHO.length; i++) {
+            double lambda = RHO[i] * parallelism / demand.mean();
+            long n = Math.round(customers / (1 - RHO[i]));
+            SimulationResult r = Simulation.of(m, ArrivalProcess.open(lambda)).customers(n / 2).replications(2).seed(seed).run();
+            Estimate mean = pooled(r);
+            h[i] = mean.value() * (1 - RHO[i]);
+            error[i] = mean.halfWidth() / 1.96 / mean.value();
+        }
+        return new DemandCurve(demand.mean(), parallelism, h, error);
+    }
+
+    /** The mean over both replications, with the batch-means error of the mean of the two. */
+    private static Estimate pooled(SimulationResult r) {
+        double sum = 0, variance = 0;
+        int k = 0;
+        for (var rep : r.replications()) {
+            sum += rep.meanResponse();
+            double half = rep.batchMeans().halfWidth();
+            variance += Double.isFinite(half) ? Math.pow(half / 1.96, 2) : 0;
+            k++;
+        }
+        return new Estimate(sum / k, 1.96 * Math.sqrt(variance) / k, 0.95, k);
+    }
+
+    /** Utilization of the unscaled demand at {@code lambda} with the demand scaled by {@code s}. */
+    double utilization(double lambda, double s) {
+        return lambda * s * meanDemand / parallelism;
+    }
+
+    /** The largest scale that keeps {@code lambda} within the table. */
+    double maxScale(double lambda) {
+        return MAX_RHO * parallelism / (lambda * meanDemand);
+    }
+
+    /** Mean response time (s) at {@code lambda} with the demand scaled by {@code s}; NaN beyond the table. */
+    double meanResponse(double lambda, double s) {
+        double rho = utilization(lambda, s);
+        if (!(rho <= MAX_RHO)) {
+            return Double.NaN;
+        }
+        return s * interpolate(h, rho) / (1 - rho);
+    }
+
+    /** The simulation's relative standard error of the mean at that point. */
+    double relativeError(double lambda, double s) {
+        double rho = Math.min(utilization(lambda, s), MAX_RHO);
+        return interpolate(relativeError, rho);
+    }
+
+    private static double interpolate(double[] values, double rho) {
+        if (rho <= RHO[0]) {
+            return values[0]; // below 2 % nothing queues: h is flat there
+        }
+        int i = Arrays.binarySearch(RHO, rho);
+        if (i >= 0) {
+            return values[i];
+        }
+        int hi = -i - 1;
+        int lo = hi - 1;
+        double f = (rho - RHO[lo]) / (RHO[hi] - RHO[lo]);
+        return values[lo] + f * (values[hi] - values[lo]);
+    }
+}

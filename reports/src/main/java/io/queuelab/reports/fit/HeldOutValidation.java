@@ -1,0 +1,281 @@
+package io.queuelab.reports.fit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.queuelab.core.log.AtomicFile;
+import io.queuelab.core.manifest.BackendInfo;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.reports.data.RunArguments;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.RunShape;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code queuelab validate}: fits every candidate model on some runs and judges it by what it
+ * predicts for runs it was not fitted to (the held-out runs), from their workload alone.
+ *
+ * <p>Per model: the fit's two verdicts (identified; fits, {@link LackOfFit}), and per held-out run
+ * the measured and predicted mean, p50 and p99 and the CDF distance against the yardstick
+ * ({@link RunPrediction}). The selected model is the identified one with the smallest held-out
+ * error (the mean over held-out runs of the relative errors of mean, p50 and p99); a model within
+ * {@link #TIE} of a simpler one loses to it.
+ */
+public final class HeldOutValidation {
+    /** Held-out errors closer than this (absolute, e.g. 0.5 percentage points) are a tie, won by the simpler model. */
+    public static final double TIE = 0.005;
+
+    /** One model's outcome. */
+    public record ModelOutcome(CandidateFit fit, List<RunPrediction> fitRuns, List<RunPrediction> predictions) {
+        /** The mean held-out error; infinite for a model that predicts nothing. */
+        public double heldOutError() {
+            return predictions.isEmpty() ? Double.POSITIVE_INFINITY
+                    : predictions.stream().mapToDouble(RunPrediction::error).average().orElseThrow();
+        }
+    }
+
+    /** The outcome of a validation: each model's, the limits used, and the selected model's name (null when none is identified). */
+    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected) {
+        public ModelOutcome model(String name) {
+            return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no model " + name));
+        }
+    }
+
+    private HeldOutValidation() {
+    }
+
+    /**
+     * Validates {@code models} fitted on the runs of {@code fit} (run or sweep directories, CSV
+     * logs) against the runs of {@code holdout}. Bad input is an IllegalArgumentException with a
+     * one-line message.
+     */
+    public static Result run(List<Path> fit, List<Path> holdout, List<CandidateModel> models, Integer connections, Integer cores,
+                             long seed) throws IOException {
+        if (connections != null && connections < 1) {
+            throw new IllegalArgumentException("--connections must be a whole number of at least 1, got " + connections);
+        }
+        if (cores != null && cores < 1) {
+            throw new IllegalArgumentException("--server-cores must be a whole number of at least 1, got " + cores);
+        }
+        List<Path> fitRuns = RunArguments.expand(fit);
+        List<Path> heldOut = RunArguments.expand(holdout);
+        if (heldOut.isEmpty()) {
+            throw new IllegalArgumentException("give the held-out runs with --holdout RUN[,RUN...]");
+        }
+        for (Path h : heldOut) {
+            for (Path f : fitRuns) {
+                if (same(h, f)) {
+                    throw new IllegalArgumentException("held-out run " + h + " is also a fit run: a model is judged on runs it was not fitted to");
+                }
+            }
+        }
+        List<RunData> fitData = RunArguments.read(fitRuns);
+        List<RunData> heldOutData = RunArguments.read(heldOut);
+        List<RunData> all = new ArrayList<>(fitData);
+        all.addAll(heldOutData);
+        refuseMixedRuns(all);
+        FitData data = FitData.of(fitData, SystemLimits.of(fitData, connections, cores), seed);
+        if (data.runs().size() < 2) {
+            throw new IllegalArgumentException("validate needs at least 2 open fit runs with successful requests, got "
+                    + data.runs().size() + " (closed runs are predicted, not fitted: give them with --holdout)");
+        }
+        for (RunData h : heldOutData) {
+            if (h.okCount() == 0) {
+                throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
+            }
+        }
+        List<ModelOutcome> outcomes = new ArrayList<>();
+        for (CandidateModel model : models) {
+            outcomes.add(evaluate(model, data, heldOut, heldOutData, seed));
+        }
+        return new Result(data.limits(), outcomes, select(outcomes));
+    }
+
+    private static ModelOutcome evaluate(CandidateModel model, FitData data, List<Path> heldOutPaths,
+                                         List<RunData> heldOut, long seed) throws IOException {
+        CandidateFit fit = model.fit(data);
+        if (!fit.identified()) {
+            return new ModelOutcome(fit, List.of(), List.of());
+        }
+        List<RunPrediction> fitRuns = new ArrayList<>();
+        for (RunData run : data.runs()) {
+            fitRuns.add(RunPrediction.open(run.source().toString(), run, fit.model(), seed));
+        }
+        fit = fit.withLackOfFit(LackOfFit.test(data.points(), fit.fit().residuals(), fit.fittedMeanErrors(), fit.parameters(), fitRuns));
+        List<RunPrediction> predictions = new ArrayList<>();
+        for (int i = 0; i < heldOut.size(); i++) {
+            RunData run = heldOut.get(i);
+            RunShape shape = RunShape.of(run);
+            String name = heldOutPaths.get(i).toString();
+            predictions.add(shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), fit.closedModel().apply(shape.jobs()), seed)
+                    : RunPrediction.open(name, run, fit.model(), seed));
+        }
+        return new ModelOutcome(fit, fitRuns, predictions);
+    }
+
+    /** The identified model with the smallest held-out error; a later (less simple) one must beat it by more than {@link #TIE}. */
+    static String select(List<ModelOutcome> outcomes) {
+        ModelOutcome best = null;
+        for (ModelOutcome o : outcomes) {
+            if (!o.fit().identified() || !Double.isFinite(o.heldOutError())) {
+                continue;
+            }
+            if (best == null || o.heldOutError() < best.heldOutError() - TIE) {
+                best = o;
+            }
+        }
+        return best == null ? null : best.fit().name();
+    }
+
+    private static boolean same(Path a, Path b) {
+        try {
+            return a.toRealPath().equals(b.toRealPath());
+        } catch (IOException e) {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        }
+    }
+
+    /** Refuses runs whose manifests name different operations or servers: one model describes one workload on one server. */
+    static void refuseMixedRuns(List<RunData> runs) {
+        RunData first = null;
+        Map<String, Object> firstIdentity = null;
+        for (RunData run : runs) {
+            Map<String, Object> identity = identity(run);
+            if (identity == null) {
+                continue; // a CSV log says nothing of its workload
+            }
+            if (first == null) {
+                first = run;
+                firstIdentity = identity;
+                continue;
+            }
+            for (String key : identity.keySet()) {
+                if (firstIdentity.containsKey(key) && !Objects.equals(firstIdentity.get(key), identity.get(key))) {
+                    throw new IllegalArgumentException("runs of different workloads or servers mixed: " + first.name() + " has " + key
+                            + " " + firstIdentity.get(key) + ", " + run.name() + " has " + identity.get(key));
+                }
+            }
+        }
+    }
+
+    private static Map<String, Object> identity(RunData run) {
+        BackendInfo backend = run.manifest().flatMap(Manifest::backend).orElse(null);
+        if (backend == null) {
+            return null;
+        }
+        Map<String, Object> id = new LinkedHashMap<>();
+        id.put("operations", backend.operations().stream().map(BackendInfo.Operation::name).sorted().toList().toString());
+        if (backend.server() != null) {
+            for (String key : List.of("backend", "jdbcUrl", "serverVersion", "workload")) {
+                if (backend.server().containsKey(key)) {
+                    id.put(key, String.valueOf(backend.server().get(key)));
+                }
+            }
+        }
+        return id;
+    }
+
+    /** The plain-text table {@code validate} prints. */
+    public static String toTable(Result result) {
+        StringBuilder s = new StringBuilder();
+        s.append("system: ").append(result.limits()).append('\n');
+        for (ModelOutcome o : result.models()) {
+            CandidateFit f = o.fit();
+            s.append('\n').append(f.name()).append(": ").append(f.fit().toTable());
+            if (!o.fitRuns().isEmpty()) {
+                s.append("  fit runs (the model's prediction of the runs it was fitted to):\n");
+                appendPredictions(s, o.fitRuns());
+            }
+            if (!o.predictions().isEmpty()) {
+                s.append(String.format(Locale.ROOT, "  held-out runs (error %.1f %%: mean |relative error| of mean, p50, p99):%n",
+                        100 * o.heldOutError()));
+                appendPredictions(s, o.predictions());
+            }
+        }
+        s.append('\n').append(result.selected() == null ? "selected: none (no model is identified by these runs)"
+                : "selected: " + result.selected() + " (smallest held-out error" + fitsNote(result.model(result.selected()).fit()) + ")").append('\n');
+        return s.toString();
+    }
+
+    private static String fitsNote(CandidateFit fit) {
+        return fit.fit().fits() ? "; it fits its runs" : "; " + fit.fit().fitVerdict();
+    }
+
+    private static void appendPredictions(StringBuilder s, List<RunPrediction> runs) {
+        s.append(String.format(Locale.ROOT, "  %-26s %10s %21s %21s %21s %15s%n", "run", "rate/N", "mean ms (meas/pred)",
+                "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst."));
+        for (RunPrediction r : runs) {
+            s.append(String.format(Locale.ROOT, "  %-26s %10s %10.3f/%-10.3f %10.3f/%-10.3f %10.3f/%-10.3f %6.3f/%-6.3f %s%n",
+                    r.name(), r.closed() ? "N=" + (int) r.level() : String.format(Locale.ROOT, "%.4g/s", r.level()),
+                    1e3 * r.measuredMean(), 1e3 * r.predictedMean(), 1e3 * r.measuredP50(), 1e3 * r.predictedP50(),
+                    1e3 * r.measuredP99(), 1e3 * r.predictedP99(), r.ks(), r.ksYardstick(),
+                    r.unstable() ? "model saturated at this load" : r.withinYardstick() ? "within noise" : "beyond noise"));
+            if (r.closed()) {
+                s.append(String.format(Locale.ROOT, "  %-26s %10s throughput X(N) %.4g/s measured, %.4g/s predicted (%+.1f %%)%n", "", "",
+                        r.measuredThroughput(), r.predictedThroughput(),
+                        100 * (r.predictedThroughput() - r.measuredThroughput()) / r.measuredThroughput()));
+            }
+        }
+    }
+
+    /** Writes the JSON {@code validate --json} documents (docs/experiments.md), atomically. */
+    public static void writeJson(Result result, Path file) throws IOException {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("selected", result.selected());
+        List<Object> models = new ArrayList<>();
+        for (ModelOutcome o : result.models()) {
+            CandidateFit f = o.fit();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", f.name());
+            m.put("identified", f.identified());
+            m.put("fits", f.fit().fits());
+            m.put("lackOfFit", !f.identified() ? f.fit().identification().summary()
+                    : f.fit().lackOfFit() == null || f.fit().fits() ? null : f.fit().lackOfFit().reason());
+            Map<String, Object> parameters = new LinkedHashMap<>();
+            for (Parameter p : f.fit().parameters()) {
+                parameters.put(p.name(), finite(p.value()));
+            }
+            m.put("parameters", parameters);
+            List<Object> predictions = new ArrayList<>();
+            for (RunPrediction r : o.predictions()) {
+                Map<String, Object> p = new LinkedHashMap<>();
+                p.put("run", r.run());
+                p.put("rate", finite(r.closed() ? r.measuredThroughput() : r.level()));
+                if (r.closed()) {
+                    p.put("jobs", (int) r.level());
+                }
+                p.put("measured", quantiles(r.measuredMean(), r.measuredP50(), r.measuredP99()));
+                p.put("predicted", quantiles(r.predictedMean(), r.predictedP50(), r.predictedP99()));
+                p.put("ks", finite(r.ks()));
+                p.put("ksYardstick", finite(r.ksYardstick()));
+                p.put("withinYardstick", r.withinYardstick());
+                predictions.add(p);
+            }
+            m.put("predictions", predictions);
+            models.add(m);
+        }
+        root.put("models", models);
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        AtomicFile.replace(file, tmp -> json.writeValue(tmp.toFile(), root));
+    }
+
+    private static Map<String, Object> quantiles(double mean, double p50, double p99) {
+        Map<String, Object> q = new LinkedHashMap<>();
+        q.put("mean_s", finite(mean));
+        q.put("p50_s", finite(p50));
+        q.put("p99_s", finite(p99));
+        return q;
+    }
+
+    private static Double finite(double x) {
+        return Double.isFinite(x) ? x : null;
+    }
+}

@@ -1,0 +1,97 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.reports.compare.Comparison;
+import io.queuelab.reports.compare.Verdict;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.FittedModel;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A fitted model's prediction of one run from its workload alone (its arrival rate, or its N),
+ * against what the run measured: mean, p50 and p99 of the response time, and the KS distance of the
+ * two distributions against the simulation-noise yardstick (the 95th percentile of the KS D
+ * between pairs of independent simulated replications of the measured sample size, as
+ * {@link Comparison} judges every measured-vs-simulated pair).
+ *
+ * @param run     the run as given on the command line
+ * @param name    its short name
+ * @param level   arrival rate per second (open) or N (closed)
+ * @param closed  whether level is a job count
+ */
+public record RunPrediction(String run, String name, double level, boolean closed,
+                            double measuredMean, double measuredP50, double measuredP99, double measuredThroughput,
+                            double predictedMean, double predictedP50, double predictedP99, double predictedThroughput,
+                            double ks, double ksYardstick) {
+    /** Simulated customers of a prediction: this many times the measured sample, within the bounds below. */
+    static final int PREDICTION_FACTOR = 10;
+    static final long MIN_PREDICTION = 100_000;
+    static final long MAX_PREDICTION = 2_000_000;
+    /** Replications of the measured size for the yardstick (8 pairs). */
+    static final int YARDSTICK_REPLICATIONS = 16;
+
+    public boolean unstable() {
+        return Double.isNaN(predictedMean);
+    }
+
+    public boolean withinYardstick() {
+        return !unstable() && ks <= ksYardstick;
+    }
+
+    /** KS D over its yardstick (infinite where the model has no steady state). */
+    double ksRatio() {
+        return unstable() ? Double.POSITIVE_INFINITY : ks / ksYardstick;
+    }
+
+    /** Relative error of the predicted mean: (predicted - measured) / measured. */
+    public double meanError() {
+        return (predictedMean - measuredMean) / measuredMean;
+    }
+
+    public double p50Error() {
+        return (predictedP50 - measuredP50) / measuredP50;
+    }
+
+    public double p99Error() {
+        return (predictedP99 - measuredP99) / measuredP99;
+    }
+
+    /** The held-out error used to select a model: the mean of |mean|, |p50| and |p99| relative errors. */
+    public double error() {
+        return unstable() ? Double.POSITIVE_INFINITY : (Math.abs(meanError()) + Math.abs(p50Error()) + Math.abs(p99Error())) / 3;
+    }
+
+    /** Predicts an open run at its measured arrival rate. */
+    public static RunPrediction open(String asGiven, RunData run, FittedModel model, long seed) throws IOException {
+        double rate = run.arrivalRate();
+        if (!model.stableAt(rate)) {
+            return unstable(asGiven, run, rate, false);
+        }
+        return of(asGiven, run, rate, false, model, ArrivalProcess.open(rate), seed);
+    }
+
+    /** Predicts a closed run of {@code jobs} jobs with the model for that population. */
+    public static RunPrediction closed(String asGiven, RunData run, int jobs, FittedModel model, long seed) throws IOException {
+        return of(asGiven, run, jobs, true, model, ArrivalProcess.closed(jobs), seed);
+    }
+
+    private static RunPrediction of(String asGiven, RunData run, double level, boolean closed, FittedModel model,
+                                    ArrivalProcess workload, long seed) throws IOException {
+        long n = Math.max(1, run.okCount());
+        long customers = Math.min(MAX_PREDICTION, Math.max(MIN_PREDICTION, PREDICTION_FACTOR * n));
+        FittedModel.Prediction p = model.predict(workload, customers, 2, seed);
+        List<Histogram> replications = model.replications(workload, n, YARDSTICK_REPLICATIONS, seed + 1);
+        Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), replications).row("KS D");
+        return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
+                run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),
+                ks.distance(), ks.yardstick());
+    }
+
+    private static RunPrediction unstable(String asGiven, RunData run, double level, boolean closed) {
+        return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
+                run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN);
+    }
+}

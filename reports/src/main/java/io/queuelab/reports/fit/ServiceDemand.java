@@ -1,0 +1,148 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.reports.data.RequestSource;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.Distribution;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * The demand each request of a run brought to the server, recovered from its log under a model's
+ * assumption about how requests share the server: with c cores shared by the n requests between
+ * their send and completion (each progressing at min(1, c/n)), a request's demand is the integral
+ * of min(1, c/n(t)) over its service interval, W(completed) - W(sent) with W the cumulative
+ * progress of one request. With c unbounded (FCFS models: nobody shares) the demand is the service
+ * time itself. A log without send instants gives its response times instead (a CSV log without
+ * {@code sent}: at low load nearly the same).
+ *
+ * <p>Guarantee: the demands are those of the successful requests after warm-up, every
+ * {@code ceil(n / maxValues)}-th one when there are more than {@code maxValues}, in log order.
+ */
+final class ServiceDemand {
+    /** c of a server nobody shares. */
+    static final int UNSHARED = Integer.MAX_VALUE;
+
+    private ServiceDemand() {
+    }
+
+    static Distribution of(RunData run, int cores, int maxValues) throws IOException {
+        long[] sent = new long[1024];
+        long[] completed = new long[1024];
+        boolean[] counted = new boolean[1024];
+        int n = 0;
+        try (RequestSource in = RequestSource.open(run.source())) {
+            while (in.next()) {
+                if (in.sent() == LogFormat.NONE || in.completed() == LogFormat.NONE) {
+                    continue;
+                }
+                if (n == sent.length) {
+                    sent = Arrays.copyOf(sent, 2 * n);
+                    completed = Arrays.copyOf(completed, 2 * n);
+                    counted = Arrays.copyOf(counted, 2 * n);
+                }
+                sent[n] = in.sent();
+                completed[n] = in.completed();
+                // every request in service shares the server; only the measured ones are demands
+                counted[n] = in.outcome() == LogFormat.OK && !in.warmup();
+                n++;
+            }
+        }
+        int measured = 0;
+        for (int i = 0; i < n; i++) {
+            measured += counted[i] ? 1 : 0;
+        }
+        if (measured == 0) {
+            return fromHistogram(run, maxValues);
+        }
+        Progress progress = cores == UNSHARED ? null : new Progress(Arrays.copyOf(sent, n), Arrays.copyOf(completed, n), cores);
+        int step = (measured + maxValues - 1) / maxValues;
+        double[] values = new double[(measured + step - 1) / step];
+        int k = 0, seen = 0;
+        for (int i = 0; i < n; i++) {
+            if (!counted[i]) {
+                continue;
+            }
+            if (seen++ % step == 0 && k < values.length) {
+                double nanos = progress == null ? completed[i] - sent[i] : progress.between(sent[i], completed[i]);
+                values[k++] = Math.max(0, nanos) / 1e9;
+            }
+        }
+        return Distribution.empirical(Arrays.copyOf(values, k));
+    }
+
+    /** W(t): the progress of one request in service from the first send to t, piecewise linear between events. */
+    private static final class Progress {
+        private final long[] instants;
+        private final double[] progress;
+
+        Progress(long[] sends, long[] completions, int cores) {
+            Arrays.sort(sends);
+            Arrays.sort(completions);
+            int n = sends.length;
+            instants = new long[2 * n];
+            progress = new double[2 * n];
+            int inside = 0, m = 0;
+            long last = n > 0 ? sends[0] : 0;
+            double w = 0;
+            for (int i = 0, j = 0; i < n || j < n; ) {
+                boolean completion = j < n && (i >= n || completions[j] <= sends[i]);
+                long t = completion ? completions[j] : sends[i];
+                if (inside > 0) {
+                    w += (t - last) * Math.min(1.0, (double) cores / inside);
+                }
+                last = t;
+                instants[m] = t;
+                progress[m] = w;
+                m++;
+                if (completion) {
+                    inside--;
+                    j++;
+                } else {
+                    inside++;
+                    i++;
+                }
+            }
+        }
+
+        /** W(to) - W(from), both instants of events. */
+        double between(long from, long to) {
+            return at(to) - at(from);
+        }
+
+        private double at(long t) {
+            int i = Arrays.binarySearch(instants, t);
+            if (i < 0) {
+                throw new IllegalStateException("not an event instant: " + t);
+            }
+            // equal instants: the progress is the same at each of them (no time passes between)
+            return progress[i];
+        }
+    }
+
+    /** The response times of a log without send instants, thinned to {@code maxValues}. */
+    private static Distribution fromHistogram(RunData run, int maxValues) {
+        Histogram h = run.responseNanos();
+        long total = h.getTotalCount();
+        if (total == 0) {
+            throw new IllegalArgumentException("run " + run.name() + " has no successful request to take the demand from");
+        }
+        double keep = Math.min(1.0, (double) maxValues / total);
+        double[] values = new double[(int) Math.min(total, maxValues) + 1];
+        int n = 0;
+        double carried = 0;
+        for (HistogramIterationValue v : h.recordedValues()) {
+            // thinning by a running fraction keeps every value's share without randomness
+            carried += v.getCountAtValueIteratedTo() * keep;
+            long copies = (long) Math.floor(carried + 1e-9);
+            carried -= copies;
+            for (long c = 0; c < copies && n < values.length; c++) {
+                values[n++] = h.medianEquivalentValue(v.getValueIteratedTo()) / 1e9;
+            }
+        }
+        return Distribution.empirical(Arrays.copyOf(values, Math.max(1, n)));
+    }
+}

@@ -1,0 +1,125 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.manifest.BackendInfo;
+import io.queuelab.core.manifest.LoadConfig;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.reports.data.RequestSource;
+import io.queuelab.reports.data.RunData;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The two limits of the system a run measured, which the client-limited models need: K, the
+ * client's connections (requests at the server at once at most), and c, the server's cores. Each
+ * with where it came from, for the reader.
+ *
+ * <p>K is, in order: {@code --connections}; the manifest's synchronous workers or asynchronous
+ * in-flight bound; for a log without a manifest, the most requests between {@code sent} and
+ * completion at once. c is {@code --server-cores} or the manifest's {@code backend.server.cores}
+ * (written where queuelab starts the server on cores of its own); 0 when neither says: the models
+ * then fit it.
+ */
+public record SystemLimits(int connections, String connectionsSource, int cores, String coresSource) {
+    /** The manifest's key of the server's core count in {@code backend.server}. */
+    public static final String CORES_KEY = "cores";
+
+    public boolean coresKnown() {
+        return cores > 0;
+    }
+
+    public static SystemLimits of(List<RunData> runs, Integer connections, Integer cores) throws IOException {
+        int k;
+        String kFrom;
+        if (connections != null) {
+            k = connections;
+            kFrom = "--connections";
+        } else {
+            k = 0;
+            kFrom = null;
+            for (RunData run : runs) {
+                int runK = connectionsOf(run);
+                if (runK > k) {
+                    k = runK;
+                    kFrom = run.manifest().isPresent() ? "the manifest of " + run.name()
+                            : "the most requests at the server at once in " + run.name() + " (its sent column)";
+                }
+            }
+            if (k == 0) {
+                throw new IllegalArgumentException("the runs say nothing of the client's connections (no manifest, no sent column):"
+                        + " give --connections K");
+            }
+        }
+        int c = 0;
+        String cFrom = "unknown: fitted";
+        if (cores != null) {
+            c = cores;
+            cFrom = "--server-cores";
+        } else {
+            for (RunData run : runs) {
+                Object value = run.manifest().flatMap(Manifest::backend).map(BackendInfo::server)
+                        .map(s -> s.get(CORES_KEY)).orElse(null);
+                if (value instanceof Number n && n.intValue() > 0) {
+                    c = n.intValue();
+                    cFrom = "the manifest of " + run.name();
+                    break;
+                }
+            }
+        }
+        return new SystemLimits(k, kFrom, c, cFrom);
+    }
+
+    /** K of one run: its configuration, or the most concurrent requests its log shows. */
+    static int connectionsOf(RunData run) throws IOException {
+        Manifest manifest = run.manifest().orElse(null);
+        LoadConfig config = manifest == null ? null : manifest.config().orElse(null);
+        if (config != null && !config.closedLoop()) {
+            boolean async = manifest.backend().map(b -> "async".equals(b.kind())).orElse(false);
+            return async ? config.inFlightBound() : config.workers();
+        }
+        return maxConcurrency(run);
+    }
+
+    /** The most requests between their send and their completion at any instant of the log (0 without send instants). */
+    static int maxConcurrency(RunData run) throws IOException {
+        long[] starts = new long[1024];
+        long[] ends = new long[1024];
+        int n = 0;
+        try (RequestSource in = RequestSource.open(run.source())) {
+            while (in.next()) {
+                if (in.sent() == LogFormat.NONE || in.completed() == LogFormat.NONE) {
+                    continue;
+                }
+                if (n == starts.length) {
+                    starts = Arrays.copyOf(starts, 2 * n);
+                    ends = Arrays.copyOf(ends, 2 * n);
+                }
+                starts[n] = in.sent();
+                ends[n] = in.completed();
+                n++;
+            }
+        }
+        Arrays.sort(starts, 0, n);
+        Arrays.sort(ends, 0, n);
+        int inside = 0, most = 0;
+        for (int i = 0, j = 0; i < n; ) {
+            if (ends[j] <= starts[i]) { // a completion at the instant of a send frees the connection first
+                inside--;
+                j++;
+            } else {
+                most = Math.max(most, ++inside);
+                i++;
+            }
+        }
+        return most;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "K = %d connections (%s), c = %s (%s)", connections, connectionsSource,
+                coresKnown() ? cores + " cores" : "?", coresSource);
+    }
+}
