@@ -36,11 +36,11 @@ class HeldOutValidationTest {
     static void validate() throws Exception {
         double[] fitLoads = {0.1, 0.3, 0.5, 0.7, 0.9};
         for (int i = 0; i < fitLoads.length; i++) {
-            fit.add(ClientServerGroundTruth.write(dir.resolve("fit-" + i + ".csv"), fitLoads[i] * CAPACITY, K, CORES, REQUESTS, 1000, 100 + i));
+            fit.add(ClientServerGroundTruth.writeCsv(dir.resolve("fit-" + i + ".csv"), fitLoads[i] * CAPACITY, K, CORES, REQUESTS, 1000, 100 + i));
         }
         double[] heldOutLoads = {0.6, 0.8};
         for (int i = 0; i < heldOutLoads.length; i++) {
-            holdout.add(ClientServerGroundTruth.write(dir.resolve("holdout-" + i + ".csv"), heldOutLoads[i] * CAPACITY, K, CORES, REQUESTS,
+            holdout.add(ClientServerGroundTruth.writeCsv(dir.resolve("holdout-" + i + ".csv"), heldOutLoads[i] * CAPACITY, K, CORES, REQUESTS,
                     1000, 200 + i));
         }
         result = HeldOutValidation.run(fit, holdout, CandidateModels.ALL, null, CORES, 1);
