@@ -3,11 +3,14 @@ package io.queuelab.cli;
 import io.queuelab.reports.data.RunArguments;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerTelemetry;
+import io.queuelab.reports.fit.CandidateModel;
+import io.queuelab.reports.fit.CandidateModels;
 import io.queuelab.reports.fit.DpbFit;
-import io.queuelab.reports.fit.Fits;
+import io.queuelab.reports.fit.FitData;
+import io.queuelab.reports.fit.HeldOutValidation;
 import io.queuelab.reports.fit.LoadDependentFit;
-import io.queuelab.reports.fit.Mm1Fits;
-import io.queuelab.reports.fit.Mm1Point;
+import io.queuelab.reports.fit.SystemLimits;
+import io.queuelab.reports.fit.TestedFit;
 import io.queuelab.reports.fit.PauseCauses;
 import io.queuelab.reports.fit.SimulationRefinement;
 import picocli.CommandLine.Command;
@@ -36,7 +39,10 @@ public final class FitCommand implements Callable<Integer> {
     @Command(name = "mm1", mixinStandardHelpOptions = true,
             description = {"Modified M/M/1, E[R] = x/(1 - lambda x) + l, from open runs at several rates:",
                     "the paper's method (R0 from the lowest rate, mu = 1/(R0 - l), l by least squares) and the joint",
-                    "Levenberg-Marquardt fit of x and l weighted by 1/R^2; with --load-dependent also p of x_n = x (1+p)^(n-1)."})
+                    "Levenberg-Marquardt fit of x and l weighted by 1/R^2; with --load-dependent also p of x_n = x (1+p)^(n-1).",
+                    "Each fit says whether it is identified and whether it fits (residuals against their errors; each run's",
+                    "response-time CDF against the model's, within simulation noise or not). Models of the system as it is:",
+                    "queuelab validate."})
     static final class Mm1 implements Callable<Integer> {
         @Parameters(arity = "1..*", paramLabel = "RUN", description = "Open runs, sweep directories or CSV logs.")
         List<Path> runs;
@@ -46,6 +52,9 @@ public final class FitCommand implements Callable<Integer> {
 
         @Option(names = "--latency", description = "Hold l at this value (s) in the load-dependent fit.")
         Double latency;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Seed of the simulations that test the fits (default ${DEFAULT-VALUE}).")
+        long seed;
 
         @Option(names = "--capacity", defaultValue = "" + LoadDependentFit.DEFAULT_CAPACITY,
                 description = "Capacity K of the load-dependent model (default ${DEFAULT-VALUE}).")
@@ -59,14 +68,21 @@ public final class FitCommand implements Callable<Integer> {
             if (latency != null && !loadDependent) {
                 throw new IllegalArgumentException("--latency applies to --load-dependent only");
             }
-            List<Mm1Point> points = Fits.mm1Points(RunArguments.read(RunArguments.expand(runs)));
-            System.out.print(Mm1Fits.paper(points).toTable());
-            System.out.println();
-            System.out.print(Mm1Fits.joint(points).toTable());
+            List<RunData> measured = RunArguments.read(RunArguments.expand(runs));
+            FitData data = FitData.of(measured, SystemLimits.of(measured, null, null), seed);
+            List<CandidateModel> models = new java.util.ArrayList<>(CandidateModels.named("mm1-paper,mm1"));
             if (loadDependent) {
-                System.out.println();
-                System.out.print((latency == null ? LoadDependentFit.fit(points, capacity)
-                        : LoadDependentFit.fitWithLatency(points, capacity, latency)).toTable());
+                models.add(CandidateModels.loadDependent(capacity, latency));
+            }
+            String separator = "";
+            for (TestedFit tested : TestedFit.all(models, data)) {
+                StringBuilder s = new StringBuilder(separator).append(tested.fit().fit().toTable());
+                if (!tested.fitRuns().isEmpty()) {
+                    s.append("  each run against the fitted model's prediction at its rate:\n");
+                    HeldOutValidation.appendPredictions(s, tested.fitRuns());
+                }
+                System.out.print(s);
+                separator = "\n";
             }
             return 0;
         }

@@ -12,7 +12,8 @@ import java.util.function.Function;
 
 /**
  * The registry of the models {@code validate} (and {@code --models}) knows, from the simplest:
- * the modified M/M/1 (seed 001's curve, joint fit), its load-dependent variant, M/G/1 and M/G/c
+ * the modified M/M/1 (seed 001's curve by the paper's method, and by the joint fit), its
+ * load-dependent variant, M/G/1 and M/G/c
  * FCFS with the measured demand, and the client-limited processor-sharing system.
  */
 public final class CandidateModels {
@@ -21,12 +22,11 @@ public final class CandidateModels {
 
     /** Every model, simplest first (a tie in held-out error goes to the earlier). */
     public static final List<CandidateModel> ALL = List.of(
+            curveModel("mm1-paper", "modified M/M/1: E[R] = x/(1 - lambda x) + l", 2, Mm1Fits::paper,
+                    f -> new FittedModel("mm1-paper", MM1Model.exponential(f.value("x")), Math.max(0, f.value("l")))),
             curveModel("mm1", "modified M/M/1: E[R] = x/(1 - lambda x) + l", 2, Mm1Fits::joint,
                     f -> new FittedModel("mm1", MM1Model.exponential(f.value("x")), Math.max(0, f.value("l")))),
-            curveModel("mm1-ld", "load-dependent M/M/1: x_n = x (1+p)^(n-1), capacity K", 3,
-                    points -> LoadDependentFit.fit(points, LoadDependentFit.DEFAULT_CAPACITY),
-                    f -> new FittedModel("mm1-ld", LoadDependentModel.exponential(f.value("x"), f.value("p"),
-                            LoadDependentFit.DEFAULT_CAPACITY), Math.max(0, f.value("l")))),
+            loadDependent(LoadDependentFit.DEFAULT_CAPACITY, null),
             new DemandModelFit(DemandModelFit.Kind.MG1),
             new DemandModelFit(DemandModelFit.Kind.MGC),
             new DemandModelFit(DemandModelFit.Kind.CLIENT_PS));
@@ -58,6 +58,17 @@ public final class CandidateModels {
             }
         }
         return out;
+    }
+
+    /**
+     * The load-dependent M/M/1 of capacity {@code capacity}, with the latency fitted (null) or held
+     * at a known value.
+     */
+    public static CandidateModel loadDependent(int capacity, Double latency) {
+        return curveModel("mm1-ld", LoadDependentFit.MODEL, latency == null ? 3 : 2,
+                points -> latency == null ? LoadDependentFit.fit(points, capacity) : LoadDependentFit.fitWithLatency(points, capacity, latency),
+                f -> new FittedModel("mm1-ld", LoadDependentModel.exponential(f.value("x"), f.value("p"), capacity),
+                        Math.max(0, f.value("l"))));
     }
 
     /**

@@ -93,6 +93,9 @@ final class DemandModelFit implements CandidateModel {
             return unidentified(method, points, "a fit needs open runs at 2 or more arrival rates, got " + points.size());
         }
         int k = data.limits().connections();
+        if (kind == Kind.CLIENT_PS && k == 0) {
+            return unidentified(method, points, "the client's connections K are unknown (" + data.limits().connectionsSource() + ")");
+        }
         List<Integer> candidates = new ArrayList<>();
         if (kind == Kind.MG1) {
             candidates.add(1);

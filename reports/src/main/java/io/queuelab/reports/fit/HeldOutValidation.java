@@ -101,15 +101,11 @@ public final class HeldOutValidation {
 
     private static ModelOutcome evaluate(CandidateModel model, FitData data, List<Path> heldOutPaths,
                                          List<RunData> heldOut, long seed) throws IOException {
-        CandidateFit fit = model.fit(data);
+        TestedFit tested = TestedFit.of(model.fit(data), data);
+        CandidateFit fit = tested.fit();
         if (!fit.identified()) {
             return new ModelOutcome(fit, List.of(), List.of());
         }
-        List<RunPrediction> fitRuns = new ArrayList<>();
-        for (RunData run : data.runs()) {
-            fitRuns.add(RunPrediction.open(run.source().toString(), run, fit.model(), seed));
-        }
-        fit = fit.withLackOfFit(LackOfFit.test(data.points(), fit.fit().residuals(), fit.fittedMeanErrors(), fit.parameters(), fitRuns));
         List<RunPrediction> predictions = new ArrayList<>();
         for (int i = 0; i < heldOut.size(); i++) {
             RunData run = heldOut.get(i);
@@ -118,7 +114,7 @@ public final class HeldOutValidation {
             predictions.add(shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), fit.closedModel().apply(shape.jobs()), seed)
                     : RunPrediction.open(name, run, fit.model(), seed));
         }
-        return new ModelOutcome(fit, fitRuns, predictions);
+        return new ModelOutcome(fit, tested.fitRuns(), predictions);
     }
 
     /** The identified model with the smallest held-out error; a later (less simple) one must beat it by more than {@link #TIE}. */
@@ -209,7 +205,8 @@ public final class HeldOutValidation {
         return fit.fit().fits() ? "; it fits its runs" : "; " + fit.fit().fitVerdict();
     }
 
-    private static void appendPredictions(StringBuilder s, List<RunPrediction> runs) {
+    /** A table of predicted vs measured runs, as {@code validate} and {@code fit} print it. */
+    public static void appendPredictions(StringBuilder s, List<RunPrediction> runs) {
         s.append(String.format(Locale.ROOT, "  %-26s %10s %21s %21s %21s %15s%n", "run", "rate/N", "mean ms (meas/pred)",
                 "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst."));
         for (RunPrediction r : runs) {

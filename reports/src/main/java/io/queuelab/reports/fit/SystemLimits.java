@@ -21,11 +21,15 @@ import java.util.Locale;
  * in-flight bound; for a log without a manifest, the most requests between {@code sent} and
  * completion at once. c is {@code --server-cores} or the manifest's {@code backend.server.cores}
  * (written where queuelab starts the server on cores of its own); 0 when neither says: the models
- * then fit it.
+ * then fit it. K is 0 when nothing says it: the client-limited model is then not identified.
  */
 public record SystemLimits(int connections, String connectionsSource, int cores, String coresSource) {
     /** The manifest's key of the server's core count in {@code backend.server}. */
     public static final String CORES_KEY = "cores";
+
+    public boolean connectionsKnown() {
+        return connections > 0;
+    }
 
     public boolean coresKnown() {
         return cores > 0;
@@ -49,8 +53,7 @@ public record SystemLimits(int connections, String connectionsSource, int cores,
                 }
             }
             if (k == 0) {
-                throw new IllegalArgumentException("the runs say nothing of the client's connections (no manifest, no sent column):"
-                        + " give --connections K");
+                kFrom = "unknown: no manifest and no sent column (give --connections)";
             }
         }
         int c = 0;

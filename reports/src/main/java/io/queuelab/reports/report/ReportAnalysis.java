@@ -13,7 +13,11 @@ import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.Fits;
 import io.queuelab.reports.fit.FlushDetector;
 import io.queuelab.reports.fit.Flushes;
+import io.queuelab.reports.fit.CandidateModels;
+import io.queuelab.reports.fit.FitData;
 import io.queuelab.reports.fit.LoadDependentFit;
+import io.queuelab.reports.fit.SystemLimits;
+import io.queuelab.reports.fit.TestedFit;
 import io.queuelab.reports.fit.Mm1Fits;
 import io.queuelab.reports.fit.Mm1Point;
 import io.queuelab.reports.fit.ModelFit;
@@ -32,7 +36,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 /**
  * What the report computes from its runs, before a line of it is written: the runs in the report's
@@ -72,12 +75,11 @@ final class ReportAnalysis {
     }
 
     /**
-     * The M/M/1 fits of the measured open runs: {@code fits} those that succeeded, {@code failures}
-     * the messages of those that did not (in the order tried), and the load-dependent fit when
-     * there are three points or more.
+     * The M/M/1 fits of the measured open runs (the paper's and the joint one; a fit that failed is
+     * one whose identification says why), each with its lack-of-fit verdict, and the load-dependent
+     * fit when there are three points or more.
      */
-    record Mm1Analysis(List<Mm1Point> points, List<ModelFit> fits, List<String> failures, Optional<ModelFit> loadDependent,
-                       Optional<String> loadDependentFailure) {
+    record Mm1Analysis(List<Mm1Point> points, List<ModelFit> fits, Optional<ModelFit> loadDependent) {
         /** Whether the points span two arrival rates or more: with fewer there is nothing to fit. */
         boolean enoughPoints() {
             return points.stream().map(Mm1Point::lambda).distinct().count() >= 2;
@@ -195,31 +197,24 @@ final class ReportAnalysis {
         return new ReportAnalysis(runs);
     }
 
-    private static Mm1Analysis mm1(List<RunData> measured) {
+    private static Mm1Analysis mm1(List<RunData> measured) throws IOException {
         List<Mm1Point> points = Fits.mm1Points(measured);
         List<ModelFit> fits = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
         Optional<ModelFit> loadDependent = Optional.empty();
-        Optional<String> loadDependentFailure = Optional.empty();
-        Mm1Analysis unfitted = new Mm1Analysis(points, fits, failures, loadDependent, loadDependentFailure);
+        Mm1Analysis unfitted = new Mm1Analysis(points, fits, loadDependent);
         if (!unfitted.enoughPoints()) {
             return unfitted;
         }
-        for (Callable<ModelFit> fit : List.<Callable<ModelFit>>of(() -> Mm1Fits.paper(points), () -> Mm1Fits.joint(points))) {
-            try {
-                fits.add(fit.call());
-            } catch (Exception e) {
-                failures.add(e.getMessage());
-            }
+        // each fit with its lack-of-fit verdict: the runs' CDFs against the fitted model's (fit mm1 does the same)
+        FitData data = FitData.of(measured, SystemLimits.of(measured, null, null), YARDSTICK_SEED);
+        for (TestedFit tested : TestedFit.all(CandidateModels.named("mm1-paper,mm1"), data)) {
+            fits.add(tested.fit().fit());
         }
         if (points.size() >= 3) {
-            try {
-                loadDependent = Optional.of(LoadDependentFit.fit(points, LoadDependentFit.DEFAULT_CAPACITY));
-            } catch (RuntimeException e) {
-                loadDependentFailure = Optional.of(String.valueOf(e.getMessage()));
-            }
+            loadDependent = Optional.of(TestedFit.of(CandidateModels.loadDependent(LoadDependentFit.DEFAULT_CAPACITY, null).fit(data), data)
+                    .fit().fit());
         }
-        return new Mm1Analysis(points, fits, failures, loadDependent, loadDependentFailure);
+        return new Mm1Analysis(points, fits, loadDependent);
     }
 
     private static DpbAnalysis dpb(List<RunData> measured) {

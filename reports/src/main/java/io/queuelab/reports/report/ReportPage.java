@@ -177,9 +177,6 @@ final class ReportPage {
             body.paragraph("Needs measured open runs at two or more arrival rates (a rate sweep); found " + mm1.points().size() + ".");
             return;
         }
-        for (String failure : mm1.failures()) {
-            body.paragraph("M/M/1 fit failed: " + failure);
-        }
         List<double[]> xy = mm1.points().stream().map(p -> new double[] {p.lambda(), p.meanResponse()}).toList();
         chart("mean-response-vs-rate", Charts.meanResponseVsRate(xy, mm1.fits()),
                 "Mean response time vs arrival rate, measured, with the fitted modified M/M/1 curves (seed 001, figures 6-8).");
@@ -187,7 +184,6 @@ final class ReportPage {
             fitTables(fit);
         }
         mm1.loadDependent().ifPresent(this::fitTables);
-        mm1.loadDependentFailure().ifPresent(failure -> body.paragraph("Load-dependent fit failed: " + failure));
     }
 
     private void fitTables(ModelFit fit) {
@@ -196,13 +192,15 @@ final class ReportPage {
         if (!fit.identified()) {
             return; // its values are not results: the measured points are in the chart and the runs table
         }
+        body.paragraph(fit.fitVerdict() + ".");
         List<List<String>> rows = new ArrayList<>();
         for (Parameter p : fit.parameters()) {
             boolean seconds = p.unit().equals("s");
             rows.add(List.of(p.name(), seconds ? Html.millis(p.value()) : Html.number(p.value()),
                     seconds ? Html.millis(p.standardError()) : Html.number(p.standardError()), seconds ? "ms" : p.unit()));
         }
-        body.table(List.of("parameter", "value", "standard error", "unit"), rows);
+        body.table(List.of("parameter", fit.lackOfFit() != null && !fit.fits() ? "value (of a model that does not fit)" : "value",
+                "standard error", "unit"), rows);
         List<List<String>> residuals = new ArrayList<>();
         for (Residual r : fit.residuals()) {
             residuals.add(List.of(r.name(), Html.number(r.x()), Html.millis(r.measured()), Html.millis(r.fitted()),
