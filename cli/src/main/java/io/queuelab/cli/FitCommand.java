@@ -69,7 +69,7 @@ public final class FitCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--latency applies to --load-dependent only");
             }
             List<RunData> measured = RunArguments.read(RunArguments.expand(runs));
-            FitData data = FitData.of(measured, SystemLimits.of(measured, null, null), seed);
+            FitData data = FitData.of(measured, SystemLimits.of(measured, null, null), seed).requireRates(2, "an M/M/1 fit");
             List<CandidateModel> models = new java.util.ArrayList<>(CandidateModels.named("mm1-paper,mm1"));
             if (loadDependent) {
                 models.add(CandidateModels.loadDependent(capacity, latency));

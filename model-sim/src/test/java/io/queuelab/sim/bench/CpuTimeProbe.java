@@ -1,6 +1,8 @@
 package io.queuelab.sim.bench;
 
 import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.ClientLimitedModel;
+import io.queuelab.sim.Distribution;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.MM1Model;
 import io.queuelab.sim.Model;
@@ -19,12 +21,16 @@ public final class CpuTimeProbe {
     private CpuTimeProbe() {
     }
 
+    /** The client-limited system of validate's benchmark: 8 connections, 2 cores, a shifted-exponential demand of mean 2 ms. */
+    static final Model CLIENT_PS = new ClientLimitedModel(Distribution.shiftedExponential(0.0005, 0.0015), 8, 2);
+
     public static void main(String[] args) throws Exception {
         int customers = 5_000_000;
         for (int round = 0; round < 8; round++) {
             boolean report = round >= 3; // the first rounds warm the JIT up
             probe("mm1 (rho 0.8)", MM1Model.exponential(0.01), 80, customers, round, report);
             probe("dpb (Table 1, lambda 25)", DirtyPageBufferModel.table1(), 25, customers, round, report);
+            probe("client-ps (K 8, c 2, rho 0.8)", CLIENT_PS, 800, customers, round, report);
         }
     }
 

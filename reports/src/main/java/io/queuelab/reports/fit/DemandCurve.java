@@ -27,15 +27,19 @@ final class DemandCurve {
     /** Utilizations tabulated; a fit point beyond the last is refused. */
     static final double[] RHO = {0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7,
             0.75, 0.8, 0.85, 0.88, 0.91, 0.94, 0.97};
+    /** A coarse grid, to compare candidate core counts before the chosen one is tabulated on {@link #RHO}. */
+    static final double[] COARSE_RHO = {0.02, 0.2, 0.4, 0.6, 0.75, 0.85, 0.91, 0.97};
     /** The highest utilization a fit may put a run at. */
     static final double MAX_RHO = RHO[RHO.length - 1];
 
+    private final double[] rho;
     private final double meanDemand;
     private final int parallelism;
     private final double[] h;
     private final double[] relativeError;
 
-    private DemandCurve(double meanDemand, int parallelism, double[] h, double[] relativeError) {
+    private DemandCurve(double[] rho, double meanDemand, int parallelism, double[] h, double[] relativeError) {
+        this.rho = rho;
         this.meanDemand = meanDemand;
         this.parallelism = parallelism;
         this.h = h;
@@ -43,23 +47,24 @@ final class DemandCurve {
     }
 
     /**
-     * Tabulates {@code model} (built from the demand) by simulation: {@code customers} answered
-     * requests at low utilization, more near saturation where the mean converges slowly.
+     * Tabulates {@code model} (built from the demand) by simulation at the utilizations {@code rho}
+     * (ascending, ending at {@link #MAX_RHO}): {@code customers} answered requests at low
+     * utilization, up to {@code maxFactor} times more near saturation where the mean converges slowly.
      */
-    static DemandCurve tabulate(Function<Distribution, Model> model, Distribution demand, int parallelism, long customers,
-                                long seed) throws IOException {
+    static DemandCurve tabulate(Function<Distribution, Model> model, Distribution demand, int parallelism, double[] rho,
+                                long customers, double maxFactor, long seed) throws IOException {
         Model m = model.apply(demand);
-        double[] h = new double[RHO.length];
-        double[] error = new double[RHO.length];
-        for (int i = 0; i < RHO.length; i++) {
-            double lambda = RHO[i] * parallelism / demand.mean();
-            long n = Math.round(customers / (1 - RHO[i]));
+        double[] h = new double[rho.length];
+        double[] error = new double[rho.length];
+        for (int i = 0; i < rho.length; i++) {
+            double lambda = rho[i] * parallelism / demand.mean();
+            long n = Math.round(customers * Math.min(maxFactor, 1 / (1 - rho[i])));
             SimulationResult r = Simulation.of(m, ArrivalProcess.open(lambda)).customers(n / 2).replications(2).seed(seed).run();
             Estimate mean = pooled(r);
-            h[i] = mean.value() * (1 - RHO[i]);
+            h[i] = mean.value() * (1 - rho[i]);
             error[i] = mean.halfWidth() / 1.96 / mean.value();
         }
-        return new DemandCurve(demand.mean(), parallelism, h, error);
+        return new DemandCurve(rho, demand.mean(), parallelism, h, error);
     }
 
     /** The mean over both replications, with the batch-means error of the mean of the two. */
@@ -100,17 +105,17 @@ final class DemandCurve {
         return interpolate(relativeError, rho);
     }
 
-    private static double interpolate(double[] values, double rho) {
-        if (rho <= RHO[0]) {
+    private double interpolate(double[] values, double at) {
+        if (at <= rho[0]) {
             return values[0]; // below 2 % nothing queues: h is flat there
         }
-        int i = Arrays.binarySearch(RHO, rho);
+        int i = Arrays.binarySearch(rho, at);
         if (i >= 0) {
             return values[i];
         }
         int hi = -i - 1;
         int lo = hi - 1;
-        double f = (rho - RHO[lo]) / (RHO[hi] - RHO[lo]);
+        double f = (at - rho[lo]) / (rho[hi] - rho[lo]);
         return values[lo] + f * (values[hi] - values[lo]);
     }
 }

@@ -28,10 +28,10 @@ import java.util.Locale;
  * squares kept.
  */
 final class DemandModelFit implements CandidateModel {
-    /** Customers per tabulated point of the final curve (more near saturation, see DemandCurve). */
-    static final long CURVE_CUSTOMERS = 40_000;
-    /** Customers per point while profiling c. */
-    static final long PROFILE_CUSTOMERS = 8_000;
+    /** Customers per tabulated point of the final curve (up to 20 times more near saturation, see DemandCurve). */
+    static final long CURVE_CUSTOMERS = 30_000;
+    /** Customers per point of the coarse curve that compares core counts (up to 10 times more near saturation). */
+    static final long PROFILE_CUSTOMERS = 3_000;
     /** The most cores a fit tries when the runs do not say. */
     static final int MAX_FITTED_CORES = 16;
     /** Values kept of the demand's empirical distribution. */
@@ -110,13 +110,13 @@ final class DemandModelFit implements CandidateModel {
         }
         ScaleFit best = null;
         for (int c : candidates) {
-            ScaleFit f = fitScale(points, demand(data, c), c, k, candidates.size() == 1 ? CURVE_CUSTOMERS : PROFILE_CUSTOMERS, data.seed());
+            ScaleFit f = fitScale(points, demand(data, c), c, k, candidates.size() == 1, data.seed());
             if (f != null && (best == null || f.cost < best.cost)) {
                 best = f;
             }
         }
         if (best != null && candidates.size() > 1) {
-            best = fitScale(points, demand(data, best.cores), best.cores, k, CURVE_CUSTOMERS, data.seed()); // the chosen c on the fine curve
+            best = fitScale(points, demand(data, best.cores), best.cores, k, true, data.seed()); // the chosen c on the fine curve
         }
         if (best == null) {
             return unidentified(method, points, "the least-squares search found no demand scale that keeps every run below the model's capacity");
@@ -191,10 +191,13 @@ final class DemandModelFit implements CandidateModel {
     }
 
     /** Fits s for c cores; null when no s keeps every point below the model's capacity. */
-    private ScaleFit fitScale(List<Mm1Point> points, Distribution demand, int cores, int connections, long customers, long seed)
+    private ScaleFit fitScale(List<Mm1Point> points, Distribution demand, int cores, int connections, boolean fine, long seed)
             throws IOException {
         int parallelism = parallelism(cores, connections);
-        DemandCurve curve = DemandCurve.tabulate(d -> model(d, cores, connections), demand, parallelism, customers, seed);
+        DemandCurve curve = fine
+                ? DemandCurve.tabulate(d -> model(d, cores, connections), demand, parallelism, DemandCurve.RHO, CURVE_CUSTOMERS, 20, seed)
+                : DemandCurve.tabulate(d -> model(d, cores, connections), demand, parallelism, DemandCurve.COARSE_RHO, PROFILE_CUSTOMERS, 10,
+                        seed);
         double maxScale = points.stream().mapToDouble(p -> curve.maxScale(p.lambda())).min().orElseThrow() * (1 - 1e-9);
         // start where the lowest-rate point is met, the demand's own scale, within the model's capacity
         double start = Math.min(1.0, 0.5 * maxScale);

@@ -23,6 +23,17 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, SystemLimits li
         return new FitData(open, open.stream().map(Mm1Point::of).toList(), limits, seed);
     }
 
+    /**
+     * This data, when it holds open runs at {@code minimum} arrival rates or more; otherwise an
+     * IllegalArgumentException (one line) naming {@code what} needs them.
+     */
+    public FitData requireRates(int minimum, String what) {
+        if (points.size() < minimum) {
+            throw new IllegalArgumentException(what + " needs open runs at " + minimum + " or more arrival rates, got " + points.size());
+        }
+        return this;
+    }
+
     /** The run with the lowest arrival rate: the least contended, where demand is closest to service. */
     RunData lowestRate() {
         return runs.get(0);

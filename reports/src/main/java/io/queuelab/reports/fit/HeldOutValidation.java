@@ -82,11 +82,8 @@ public final class HeldOutValidation {
         List<RunData> all = new ArrayList<>(fitData);
         all.addAll(heldOutData);
         refuseMixedRuns(all);
-        FitData data = FitData.of(fitData, SystemLimits.of(fitData, connections, cores), seed);
-        if (data.runs().size() < 2) {
-            throw new IllegalArgumentException("validate needs at least 2 open fit runs with successful requests, got "
-                    + data.runs().size() + " (closed runs are predicted, not fitted: give them with --holdout)");
-        }
+        FitData data = FitData.of(fitData, SystemLimits.of(fitData, connections, cores), seed)
+                .requireRates(2, "validate");
         for (RunData h : heldOutData) {
             if (h.okCount() == 0) {
                 throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
