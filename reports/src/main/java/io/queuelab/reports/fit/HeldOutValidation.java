@@ -167,7 +167,7 @@ public final class HeldOutValidation {
         Map<String, Object> id = new LinkedHashMap<>();
         id.put("operations", backend.operations().stream().map(BackendInfo.Operation::name).sorted().toList().toString());
         if (backend.server() != null) {
-            for (String key : List.of("backend", "jdbcUrl", "serverVersion", "workload")) {
+            for (String key : List.of("name", "backend", "jdbcUrl", "serverVersion", "workload")) {
                 if (backend.server().containsKey(key)) {
                     id.put(key, String.valueOf(backend.server().get(key)));
                 }

@@ -1,0 +1,122 @@
+package io.queuelab.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code queuelab validate} end to end on simulated runs of a client-limited system: the table, the
+ * JSON of docs/experiments.md field by field, and bad input (one line, exit 2).
+ */
+class ValidateCommandTest {
+    @TempDir
+    static Path tmp;
+    static Path low, mid, high, holdout;
+
+    private static Path simulate(String name, double lambda) {
+        Path dir = tmp.resolve(name);
+        CliTestSupport.Result r = CliTestSupport.run("simulate", "--model", "client-ps", "--service", "shexp:0.0005,0.0015",
+                "--connections", "4", "--server-cores", "2", "--lambda", Double.toString(lambda), "--customers", "8000",
+                "--replications", "1", "--seed", Integer.toString(name.length()), "--out", dir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        return dir;
+    }
+
+    @BeforeAll
+    static void runs() {
+        low = simulate("low", 150);
+        mid = simulate("middle", 500);
+        high = simulate("high-rate", 850);
+        holdout = simulate("holdout", 700);
+    }
+
+    @Test
+    void theJsonHasExactlyTheDocumentedFields() throws Exception {
+        Path json = tmp.resolve("validate.json");
+        CliTestSupport.Result r = CliTestSupport.run("validate", low.toString(), mid.toString(), high.toString(),
+                "--holdout", holdout.toString(), "--models", "mm1,client-ps", "--server-cores", "2", "--json", json.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("selected: "), r.out());
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertEquals(Set.of("selected", "models"), names(root));
+        assertEquals(2, root.get("models").size());
+        List<String> modelNames = new ArrayList<>();
+        for (JsonNode m : root.get("models")) {
+            modelNames.add(m.get("name").asText());
+            assertEquals(Set.of("name", "identified", "fits", "lackOfFit", "parameters", "predictions"), names(m));
+            assertTrue(m.get("identified").isBoolean() && m.get("fits").isBoolean(), m.toString());
+            assertTrue(m.get("lackOfFit").isNull() || m.get("lackOfFit").isTextual(), m.toString());
+            assertEquals(m.get("fits").asBoolean(), m.get("lackOfFit").isNull(), "a reason exactly when it does not fit: " + m);
+            m.get("parameters").fields().forEachRemaining(p -> assertTrue(p.getValue().isNumber() || p.getValue().isNull(), p.toString()));
+            for (JsonNode p : m.get("predictions")) {
+                assertEquals(Set.of("run", "rate", "measured", "predicted", "ks", "ksYardstick", "withinYardstick"), names(p));
+                assertEquals(holdout.toString(), p.get("run").asText());
+                assertEquals(700, p.get("rate").asDouble(), 35);
+                for (String side : List.of("measured", "predicted")) {
+                    assertEquals(Set.of("mean_s", "p50_s", "p99_s"), names(p.get(side)));
+                }
+                assertTrue(p.get("withinYardstick").isBoolean());
+            }
+        }
+        assertEquals(List.of("mm1", "client-ps"), modelNames);
+        // the client-limited system's own model: identified, fits, predicts the held-out run, selected
+        JsonNode clientPs = root.get("models").get(1);
+        assertTrue(clientPs.get("identified").asBoolean() && clientPs.get("fits").asBoolean(), clientPs.toString());
+        assertEquals("client-ps", root.get("selected").asText());
+        JsonNode p = clientPs.get("predictions").get(0);
+        double measured = p.get("measured").get("mean_s").asDouble();
+        assertEquals(measured, p.get("predicted").get("mean_s").asDouble(), 0.15 * measured, p.toString());
+        assertEquals(4, clientPs.get("parameters").get("K").asInt());
+    }
+
+    @Test
+    void badInputIsOneLineAndExitCode2() {
+        CliTestSupport.assertEachIsRefused(new String[][] {
+                {"validate", low.toString(), "--holdout", holdout.toString()},
+                {"validate", low.toString(), mid.toString(), "--holdout", mid.toString()},
+                {"validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--server-cores", "0"},
+                {"validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--server-cores", "-2"},
+                {"validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--server-cores", "1.5"},
+                {"validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--connections", "0"},
+                {"validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--models", "mm1,erlang"},
+                {"validate", low.toString(), mid.toString()},
+                {"validate", low.toString(), tmp.resolve("missing").toString(), "--holdout", holdout.toString()},
+        });
+        CliTestSupport.Result r = CliTestSupport.run("validate", low.toString(), mid.toString(), "--holdout", mid.toString());
+        assertTrue(r.err().contains("also a fit run"), r.err());
+        r = CliTestSupport.run("validate", low.toString(), "--holdout", holdout.toString());
+        assertTrue(r.err().contains("2 or more arrival rates"), r.err());
+        r = CliTestSupport.run("validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--models", "erlang");
+        assertTrue(r.err().contains("unknown model 'erlang'"), r.err());
+    }
+
+    @Test
+    void runsOfDifferentServersAreNotMixed() {
+        Path noop = tmp.resolve("noop");
+        Path mm1 = tmp.resolve("mm1");
+        assertEquals(0, CliTestSupport.run("run", "--backend", "noop", "--rate", "200", "--duration", "1s", "--report-interval", "0",
+                "--out", noop.toString()).exitCode());
+        assertEquals(0, CliTestSupport.run("run", "--backend", "mm1", "--mu", "2000", "--rate", "400", "--duration", "1s",
+                "--report-interval", "0", "--out", mm1.toString()).exitCode());
+        CliTestSupport.assertEachIsRefused(new String[][] {{"validate", noop.toString(), mm1.toString(), "--holdout", holdout.toString()}});
+        assertTrue(CliTestSupport.run("validate", noop.toString(), mm1.toString(), "--holdout", holdout.toString()).err()
+                .contains("different workloads or servers"));
+    }
+
+    private static Set<String> names(JsonNode node) {
+        Set<String> out = new TreeSet<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return new java.util.HashSet<>(out);
+    }
+}
