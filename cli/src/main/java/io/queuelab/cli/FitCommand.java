@@ -122,6 +122,12 @@ public final class FitCommand implements Callable<Integer> {
             RunData closedRun = RunData.read(closed);
             DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single), minPause == null ? Double.NaN : minPause);
             System.out.print(fit.toTable());
+            if (fit.identification().identified()) {
+                DpbFit.TestedDpb tested = fit.tested(openRun, seed);
+                StringBuilder s = new StringBuilder("  ").append(tested.lackOfFit().summary()).append('\n');
+                HeldOutValidation.appendPredictions(s, List.of(tested.open()));
+                System.out.print(s);
+            }
             // pauses of CPU scheduling pass the same statistical checks: the server's page writes tell them apart
             for (var run : List.of(java.util.Map.entry(closedRun, fit.closedFlushes()), java.util.Map.entry(openRun, fit.openFlushes()))) {
                 System.out.println("  pauses of " + run.getKey().name() + ": " + PauseCauses.of(run.getKey(), run.getValue(),

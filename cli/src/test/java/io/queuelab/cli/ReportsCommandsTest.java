@@ -77,12 +77,15 @@ class ReportsCommandsTest {
         Matcher dpb = Pattern.compile("DPB_max\\s+(\\d+)").matcher(o);
         assertTrue(dpb.find(), o);
         assertEquals(111, Integer.parseInt(dpb.group(1)), 11.1, o);
-        Matcher proc = Pattern.compile("T_proc\\s+Exp\\(([0-9.]+) ms\\)").matcher(o);
+        // T_proc keeps its mean; its shape is the N = 1 run's normal-period responses less T_nd's constant
+        Matcher proc = Pattern.compile("T_proc\\s+mean ([0-9.]+) ms, shaped as").matcher(o);
         assertTrue(proc.find(), o);
         assertEquals(26.9, Double.parseDouble(proc.group(1)), 2.69, o);
         Matcher dp = Pattern.compile("T_dp\\s+Exp\\(([0-9.]+) ms\\)").matcher(o);
         assertTrue(dp.find(), o);
         assertEquals(4.33, Double.parseDouble(dp.group(1)), 0.433, o);
+        // the fitted model explains the open run it came from: its CDF within simulation noise
+        assertTrue(o.contains("  fits (response-time CDF within simulation noise at 1 of 1 runs)"), o);
     }
 
     /** A fitted parameter's value from a fit's table ("  name   value  +- error unit"). */

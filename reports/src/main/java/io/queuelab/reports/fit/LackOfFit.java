@@ -48,7 +48,9 @@ public record LackOfFit(String reason, List<String> evidence) {
         String reason = null;
         int dof = points.size() - parameters;
         boolean errorsKnown = points.stream().allMatch(p -> Double.isFinite(p.standardError()) && p.standardError() > 0);
-        if (dof < 1) {
+        if (points.isEmpty()) {
+            // a model fitted from other measurements than a curve of means (the DPB model): its CDFs alone judge it
+        } else if (dof < 1) {
             evidence.add("residual test not possible: " + points.size() + " points for " + parameters + " parameters");
         } else if (!errorsKnown) {
             evidence.add("residual test not possible: a point has no standard error (a run too short to cut into sections)");

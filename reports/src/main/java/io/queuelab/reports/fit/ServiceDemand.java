@@ -56,7 +56,7 @@ final class ServiceDemand {
             measured += counted[i] ? 1 : 0;
         }
         if (measured == 0) {
-            return fromHistogram(run, maxValues);
+            return responsesBelow(run, Double.POSITIVE_INFINITY, maxValues);
         }
         Progress progress = cores == UNSHARED ? null : new Progress(Arrays.copyOf(sent, n), Arrays.copyOf(completed, n), cores);
         int step = (measured + maxValues - 1) / maxValues;
@@ -123,12 +123,21 @@ final class ServiceDemand {
         }
     }
 
-    /** The response times of a log without send instants, thinned to {@code maxValues}. */
-    private static Distribution fromHistogram(RunData run, int maxValues) {
-        Histogram h = run.responseNanos();
+    /**
+     * The response times of a run below {@code maxSeconds} (all: +infinity), thinned to
+     * {@code maxValues}, from its histogram (3 significant digits).
+     */
+    static Distribution responsesBelow(RunData run, double maxSeconds, int maxValues) {
+        Histogram h = new Histogram(3);
+        for (HistogramIterationValue v : run.responseNanos().recordedValues()) {
+            if (v.getValueIteratedTo() / 1e9 < maxSeconds) {
+                h.recordValueWithCount(v.getValueIteratedTo(), v.getCountAtValueIteratedTo());
+            }
+        }
         long total = h.getTotalCount();
         if (total == 0) {
-            throw new IllegalArgumentException("run " + run.name() + " has no successful request to take the demand from");
+            throw new IllegalArgumentException("run " + run.name() + " has no successful request"
+                    + (maxSeconds < Double.POSITIVE_INFINITY ? " shorter than " + maxSeconds + " s" : "") + " to take a distribution from");
         }
         double keep = Math.min(1.0, (double) maxValues / total);
         double[] values = new double[(int) Math.min(total, maxValues) + 1];

@@ -15,6 +15,7 @@ import io.queuelab.reports.fit.FlushDetector;
 import io.queuelab.reports.fit.Flushes;
 import io.queuelab.reports.fit.CandidateModels;
 import io.queuelab.reports.fit.FitData;
+import io.queuelab.reports.fit.LackOfFit;
 import io.queuelab.reports.fit.LoadDependentFit;
 import io.queuelab.reports.fit.SystemLimits;
 import io.queuelab.reports.fit.TestedFit;
@@ -93,7 +94,7 @@ final class ReportAnalysis {
 
     /** The dirty-page-buffer fit: the three runs it needs, and the fit or why it failed. */
     record DpbAnalysis(Optional<RunData> open, Optional<RunData> closedHigh, Optional<RunData> single, Optional<DpbFit> fit,
-                       Optional<String> failure) {
+                       Optional<String> failure, Optional<LackOfFit> verdict) {
         boolean hasRuns() {
             return open.isPresent() && closedHigh.isPresent() && single.isPresent();
         }
@@ -217,21 +218,24 @@ final class ReportAnalysis {
         return new Mm1Analysis(points, fits, loadDependent);
     }
 
-    private static DpbAnalysis dpb(List<RunData> measured) {
+    private static DpbAnalysis dpb(List<RunData> measured) throws IOException {
         Optional<RunData> open = measured.stream().filter(r -> RunShape.of(r).open()).max(Comparator.comparingDouble(RunData::arrivalRate));
         Optional<RunData> closedHigh = measured.stream().filter(r -> RunShape.of(r).closed() && RunShape.of(r).jobs() >= 10)
                 .max(Comparator.comparingInt(r -> RunShape.of(r).jobs()));
         Optional<RunData> single = measured.stream().filter(r -> RunShape.of(r).closed() && RunShape.of(r).jobs() == 1).findFirst();
-        DpbAnalysis unfitted = new DpbAnalysis(open, closedHigh, single, Optional.empty(), Optional.empty());
+        DpbAnalysis unfitted = new DpbAnalysis(open, closedHigh, single, Optional.empty(), Optional.empty(), Optional.empty());
         if (!unfitted.hasRuns()) {
             return unfitted;
         }
+        DpbFit fit;
         try {
-            return new DpbAnalysis(open, closedHigh, single, Optional.of(DpbFit.fit(open.get(), closedHigh.get(), single.get())),
-                    Optional.empty());
+            fit = DpbFit.fit(open.get(), closedHigh.get(), single.get());
         } catch (RuntimeException e) {
-            return new DpbAnalysis(open, closedHigh, single, Optional.empty(), Optional.of(String.valueOf(e.getMessage())));
+            return new DpbAnalysis(open, closedHigh, single, Optional.empty(), Optional.of(String.valueOf(e.getMessage())), Optional.empty());
         }
+        Optional<LackOfFit> verdict = fit.identification().identified()
+                ? Optional.of(fit.tested(open.get(), YARDSTICK_SEED).lackOfFit()) : Optional.empty();
+        return new DpbAnalysis(open, closedHigh, single, Optional.of(fit), Optional.empty(), verdict);
     }
 
     private TimeLine timeLine(RunData r) throws IOException {

@@ -225,6 +225,7 @@ final class ReportPage {
         }
         DpbFit fit = dpb.fit().orElseThrow();
         body.paragraph(fit.identification().summary() + ".");
+        dpb.verdict().ifPresent(v -> body.paragraph("On " + dpb.open().orElseThrow().name() + ": " + v.summary() + "."));
         if (fit.identification().identified()) {
             body.table(List.of("parameter", "value"), fit.table1().stream().map(List::of).toList());
         }
