@@ -5,7 +5,14 @@ import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.core.summary.SummaryText;
 import io.queuelab.core.telemetry.ResourceUse;
+import io.queuelab.reports.data.RunArguments;
+import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.SteadyState;
+import io.queuelab.reports.fit.CandidateModels;
+import io.queuelab.reports.fit.FitData;
+import io.queuelab.reports.fit.ModelFit;
+import io.queuelab.reports.fit.SystemLimits;
+import io.queuelab.reports.fit.TestedFit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -24,7 +31,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "summary", mixinStandardHelpOptions = true,
         description = "Summarise a run directory: counts, rate, mean and p50/p90/p99/p99.9/max of response, service and queue time, the self-check, "
-                + "and per phase whether it reached steady state (MSER) with 95 %% intervals on the mean, p50 and p99 response time.")
+                + "and per phase whether it reached steady state (MSER) with 95 %% intervals on the mean, p50 and p99 response time; "
+                + "of a rate sweep, whether the modified M/M/1 and the client-limited model are identified and whether they fit.")
 public final class SummaryCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "A run directory, or a sweep directory (every run in it).")
     Path dir;
@@ -63,7 +71,34 @@ public final class SummaryCommand implements Callable<Integer> {
             out.print(SummaryText.render(RunSummary.of(run), Files.exists(run.manifestFile()) ? run.manifest() : null));
             ResourceUse.read(path).ifPresent(use -> out.print(use.render()));
         }
+        try {
+            out.print(modelVerdicts(runs));
+        } catch (IOException | RuntimeException e) {
+            out.println("\nmodels of the open runs: not judged (" + Cli.oneLine(e) + ")");
+        }
         out.flush();
         return 0;
+    }
+
+    /** The models the summary judges a rate sweep by: seed 001's curve and the system as it is. */
+    static final String SUMMARY_MODELS = "mm1,client-ps";
+
+    /**
+     * Of a sweep with open runs at two or more rates: each model's two verdicts, identified and
+     * fits, in one line each (the parameters and the held-out predictions are fit's and validate's).
+     */
+    static String modelVerdicts(List<Path> runs) throws IOException {
+        List<RunData> data = RunArguments.read(runs);
+        FitData fitData = FitData.of(data, SystemLimits.of(data, null, null), 1);
+        if (fitData.points().size() < 2) {
+            return "";
+        }
+        StringBuilder s = new StringBuilder("\nmodels of the open runs (queuelab fit for the parameters, queuelab validate for held-out predictions):\n");
+        for (TestedFit t : TestedFit.all(CandidateModels.named(SUMMARY_MODELS), fitData)) {
+            ModelFit fit = t.fit().fit();
+            s.append("  ").append(t.fit().name()).append(": ")
+                    .append(fit.identified() ? "identified; " + fit.fitVerdict() : fit.identification().summary()).append('\n');
+        }
+        return s.toString();
     }
 }

@@ -79,6 +79,26 @@ class SweepCommandTest {
         assertEquals(32.0, s.throughput(), 32.0 * 0.05, "simulated N=10 throughput");
     }
 
+    /**
+     * The summary of a rate sweep of a client-limited system (8 connections, 2 cores, a demand of
+     * 0.5 ms + Exp(1.5 ms)) judges the models of its open runs: the client-limited one is
+     * identified and fits, the modified M/M/1 is identified and does not fit.
+     */
+    @Test
+    void theSummaryOfARateSweepSaysWhichModelsFit() {
+        Path sweep = dir.resolve("client-ps");
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--simulate", "--model", "client-ps", "--service", "shexp:0.0005,0.0015",
+                "--connections", "8", "--server-cores", "2", "--rates", "100,300,500,700,900", "--duration", "20s", "--warmup", "0",
+                "--out", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        r = CliTestSupport.run("summary", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        String out = r.out();
+        assertTrue(out.contains("models of the open runs"), out);
+        assertTrue(out.contains("\n  client-ps: identified; fits ("), out);
+        assertTrue(out.contains("\n  mm1: identified; does not fit: "), out);
+    }
+
     @Test
     void badSweepsAreRefusedBeforeAnyRun() {
         String[][] cases = {
