@@ -7,16 +7,16 @@ import java.util.function.IntToDoubleFunction;
  * that nothing chooses an engine by testing the model's type. There are two: one FCFS server
  * simulated by the exact start = max(ready, free) recursion ({@link FcfsServer}: the M/M/1 model,
  * and the dirty-page-buffer model with its network delay before the queue and its flushes), and
- * one processor-sharing server simulated with virtual time ({@link SharedServer}: M/M/1-PS, and the
- * load-dependent model with its speed per population and its capacity), and the client-limited
- * processor-sharing system ({@link ClientLimitedServer}: a FIFO client queue in front of K
- * connections to a server of c cores, which is also M/G/1 and M/G/c FCFS when K = c).
+ * one shared server simulated with virtual time ({@link SharedServer}: M/M/1-PS, the load-dependent
+ * model with its speed per population and its capacity, and the client-limited system, a FIFO
+ * client queue in front of K connections to a server of c cores, which is also M/G/1 and M/G/c
+ * FCFS when K = c).
  *
  * <p>Guarantees: an engine is immutable and holds only the model's parameters, so one engine runs
  * any number of replications, in parallel; each {@link #run} builds its own server state and draws
  * only from the replication's {@link Streams}. Engines are built and run only inside this package.
  */
-public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing, Engine.ClientLimited {
+public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing {
 
     private Engine() {
     }
@@ -38,7 +38,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
 
     /** One processor-sharing server of unbounded capacity: n requests present each progress at 1/n. */
     static Engine processorSharing(Distribution service) {
-        return new ProcessorSharing(service, Integer.MAX_VALUE, null);
+        return new ProcessorSharing(service, Integer.MAX_VALUE, null, 1, false, "arrival (processor sharing serves at once)");
     }
 
     /**
@@ -46,7 +46,8 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      * refuses arrivals beyond {@code capacity} requests (the load-dependent model).
      */
     static Engine processorSharing(Distribution service, int capacity, IntToDoubleFunction speed) {
-        return new ProcessorSharing(service, capacity, java.util.Objects.requireNonNull(speed, "speed"));
+        return new ProcessorSharing(service, capacity, java.util.Objects.requireNonNull(speed, "speed"), 1, false,
+                "arrival (processor sharing serves at once)");
     }
 
     /**
@@ -54,7 +55,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      * cores shared by the requests holding a connection (each gets min(1, cores/n) of a core).
      */
     static Engine clientLimited(Distribution demand, int connections, int cores) {
-        return new ClientLimited(demand, connections, cores);
+        return new ProcessorSharing(demand, connections, null, cores, true, "the request took a connection (left the client's queue)");
     }
 
     /** Whether the server writes a dirty-page buffer: its replications then report flushes. */
@@ -100,12 +101,19 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
     static final class ProcessorSharing extends Engine {
         final Distribution service;
         final int capacity;
-        final IntToDoubleFunction speed; // null: speed 1 whatever the population
+        final IntToDoubleFunction speed; // null: each of n inside progresses at min(1, cores/n)
+        final int cores;
+        final boolean queueWhenFull;     // false: an arrival beyond the capacity is refused
+        private final String sentMeans;
 
-        private ProcessorSharing(Distribution service, int capacity, IntToDoubleFunction speed) {
+        private ProcessorSharing(Distribution service, int capacity, IntToDoubleFunction speed, int cores, boolean queueWhenFull,
+                                 String sentMeans) {
             this.service = java.util.Objects.requireNonNull(service, "service");
             this.capacity = capacity;
             this.speed = speed;
+            this.cores = cores;
+            this.queueWhenFull = queueWhenFull;
+            this.sentMeans = sentMeans;
         }
 
         @Override
@@ -115,40 +123,12 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
 
         @Override
         String sentMeans() {
-            return "arrival (processor sharing serves at once)";
+            return sentMeans;
         }
 
         @Override
         void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
             new SharedServer(this, streams, statistics).run(arrivals);
-        }
-    }
-
-    /** The parameters of {@link ClientLimitedServer}. */
-    static final class ClientLimited extends Engine {
-        final Distribution demand;
-        final int connections;
-        final int cores;
-
-        private ClientLimited(Distribution demand, int connections, int cores) {
-            this.demand = java.util.Objects.requireNonNull(demand, "demand");
-            this.connections = connections;
-            this.cores = cores;
-        }
-
-        @Override
-        boolean flushes() {
-            return false;
-        }
-
-        @Override
-        String sentMeans() {
-            return "the request took a connection (left the client's queue)";
-        }
-
-        @Override
-        void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
-            new ClientLimitedServer(this, streams, statistics).run(arrivals);
         }
     }
 }

@@ -1,23 +1,49 @@
 package io.queuelab.sim;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * One processor-sharing server whose speed may depend on the number of requests present (the
- * load-dependent model), simulated with virtual time: V advances at speed(n)/n, a request that
- * arrives at virtual time V with service S leaves when V reaches V + S, and the event list holds
- * those finishing tags. Each event costs O(log n); no request is rescheduled when n changes.
+ * A server shared by the requests inside it, simulated with virtual time: every request inside
+ * progresses at the same rate r(n), so V advances at r(n) per second, a request that enters at
+ * virtual time V with service S leaves when V reaches V + S, and the event list holds those
+ * finishing tags; each event costs O(log n) and no request is rescheduled when n changes. Three
+ * servers are this one with other rates and limits:
+ * <ul>
+ *   <li>processor sharing (M/M/1-PS): r(n) = 1/n, no limit;</li>
+ *   <li>the load-dependent model: r(n) = speed(n)/n, an arrival beyond the capacity is refused;</li>
+ *   <li>the client-limited system: r(n) = min(1, c/n) on c cores, and an arrival beyond the K
+ *       connections waits in the client's FIFO queue for the next departure.</li>
+ * </ul>
+ * The log's {@code sent} is the instant a request entered (took a connection); for the first two
+ * that is its arrival.
  */
 final class SharedServer {
     private final Distribution service;
     private final int capacity;
-    private final double[] ratePerRequest; // speed(n)/n for the load-dependent model; null for PS
+    private final boolean queueWhenFull;
+    private final double[] ratePerRequest; // speed(n)/n of the load-dependent model; null otherwise
+    private final double cores;            // the cores shared when ratePerRequest is null (1: processor sharing)
     private final SplittableRandom serviceRandom;
     private final ReplicationStatistics statistics;
+
+    // (arrival, sent) of each request inside, by slot; the heap's value is the slot
+    private double[] slotArrival = new double[64];
+    private double[] slotSent = new double[64];
+    private int[] freeSlots = new int[0];
+    private int freeCount;
+    private int slotsUsed;
+
+    // the client's FIFO queue of arrival instants, a ring that grows when full
+    private double[] queue = new double[64];
+    private int head;
+    private int queued;
 
     SharedServer(Engine.ProcessorSharing server, Streams streams, ReplicationStatistics statistics) {
         service = server.service;
         capacity = server.capacity;
+        queueWhenFull = server.queueWhenFull;
+        cores = server.cores;
         if (server.speed != null) {
             ratePerRequest = new double[capacity + 1];
             for (int n = 1; n <= capacity; n++) {
@@ -31,11 +57,11 @@ final class SharedServer {
     }
 
     private double rate(int n) {
-        return ratePerRequest == null ? 1.0 / n : ratePerRequest[n];
+        return ratePerRequest != null ? ratePerRequest[n] : n <= cores ? 1.0 : cores / n;
     }
 
     void run(ArrivalSource arrivals) {
-        DoubleHeap tags = new DoubleHeap(); // key: virtual finishing time, value: arrival instant
+        DoubleHeap tags = new DoubleHeap(); // key: virtual finishing time, value: slot
         double t = 0;
         double v = 0;
         int n = 0;
@@ -43,7 +69,7 @@ final class SharedServer {
             double nextArrival = arrivals.peek();
             double nextDeparture = n == 0 ? Double.POSITIVE_INFINITY : t + (tags.minKey() - v) / rate(n);
             if (nextArrival == ArrivalSource.END && n == 0) {
-                return;
+                return; // the queue is empty too: a request waits only while the server is full
             }
             if (nextArrival <= nextDeparture) {
                 arrivals.next();
@@ -51,24 +77,76 @@ final class SharedServer {
                     v += (nextArrival - t) * rate(n);
                 }
                 t = nextArrival;
-                if (n >= capacity) {
+                if (n < capacity) {
+                    enter(tags, v, t, t);
+                    n++;
+                } else if (queueWhenFull) {
+                    offer(t);
+                } else {
                     statistics.dropped(t);
                     arrivals.answered(t); // a refused closed job thinks and tries again
-                } else {
-                    tags.push(v + service.sample(serviceRandom), t);
-                    n++;
                 }
             } else {
                 v = tags.minKey();
                 t = nextDeparture;
-                double arrival = tags.minValue();
+                int slot = (int) tags.minValue();
                 tags.pop();
-                if (--n == 0) {
+                double arrival = slotArrival[slot];
+                double sent = slotSent[slot];
+                release(slot);
+                n--;
+                if (queued > 0) {
+                    enter(tags, v, poll(), t); // the freed place takes the oldest waiting request
+                    n++;
+                } else if (n == 0) {
                     v = 0; // nothing holds a tag: restart virtual time to keep its precision
                 }
-                statistics.answered(arrival, arrival, t);
+                statistics.answered(arrival, sent, t);
                 arrivals.answered(t);
             }
         }
+    }
+
+    private void enter(DoubleHeap tags, double v, double arrival, double sent) {
+        int slot;
+        if (freeCount > 0) {
+            slot = freeSlots[--freeCount];
+        } else {
+            if (slotsUsed == slotArrival.length) {
+                slotArrival = Arrays.copyOf(slotArrival, 2 * slotsUsed);
+                slotSent = Arrays.copyOf(slotSent, 2 * slotsUsed);
+            }
+            slot = slotsUsed++;
+        }
+        slotArrival[slot] = arrival;
+        slotSent[slot] = sent;
+        tags.push(v + service.sample(serviceRandom), slot);
+    }
+
+    private void release(int slot) {
+        if (freeCount == freeSlots.length) {
+            freeSlots = Arrays.copyOf(freeSlots, Math.max(64, 2 * freeCount));
+        }
+        freeSlots[freeCount++] = slot;
+    }
+
+    private void offer(double arrival) {
+        if (queued == queue.length) {
+            double[] grown = new double[2 * queue.length];
+            for (int i = 0; i < queued; i++) {
+                grown[i] = queue[(head + i) % queue.length];
+            }
+            queue = grown;
+            head = 0;
+        }
+        queue[(head + queued) % queue.length] = arrival;
+        queued++;
+    }
+
+    private double poll() {
+        double a = queue[head];
+        head = (head + 1) % queue.length;
+        queued--;
+        return a;
     }
 }
