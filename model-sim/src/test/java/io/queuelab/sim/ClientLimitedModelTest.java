@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The client-limited processor-sharing server against the closed forms it reduces to: M/M/1 and
+ * The client-limited model (the shared server with a client queue) against the closed forms it reduces to: M/M/1 and
  * M/D/1 (K = c = 1, Pollaczek-Khinchine), M/M/2 (K = c = 2, Erlang C), M/G/1-PS (many connections,
  * one core: insensitive to the demand's distribution), and a closed population larger than K whose
  * throughput is exactly min(K, c) / E[demand].
  */
-class ClientLimitedServerTest {
+class ClientLimitedModelTest {
 
     private static SimulationResult open(ClientLimitedModel model, double lambda, long seed) throws Exception {
         return Simulation.of(model, ArrivalProcess.open(lambda)).customers(1_000_000).replications(4).seed(seed).run();
