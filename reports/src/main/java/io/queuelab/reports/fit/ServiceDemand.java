@@ -1,7 +1,5 @@
 package io.queuelab.reports.fit;
 
-import io.queuelab.core.log.LogFormat;
-import io.queuelab.reports.data.RequestSource;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.Distribution;
 import org.HdrHistogram.Histogram;
@@ -30,35 +28,16 @@ final class ServiceDemand {
     }
 
     static Distribution of(RunData run, int cores, int maxValues) throws IOException {
-        long[] sent = new long[1024];
-        long[] completed = new long[1024];
-        boolean[] counted = new boolean[1024];
-        int n = 0;
-        try (RequestSource in = RequestSource.open(run.source())) {
-            while (in.next()) {
-                if (in.sent() == LogFormat.NONE || in.completed() == LogFormat.NONE) {
-                    continue;
-                }
-                if (n == sent.length) {
-                    sent = Arrays.copyOf(sent, 2 * n);
-                    completed = Arrays.copyOf(completed, 2 * n);
-                    counted = Arrays.copyOf(counted, 2 * n);
-                }
-                sent[n] = in.sent();
-                completed[n] = in.completed();
-                // every request in service shares the server; only the measured ones are demands
-                counted[n] = in.outcome() == LogFormat.OK && !in.warmup();
-                n++;
-            }
-        }
-        int measured = 0;
-        for (int i = 0; i < n; i++) {
-            measured += counted[i] ? 1 : 0;
-        }
+        ServiceIntervals intervals = ServiceIntervals.of(run);
+        long[] sent = intervals.sent();
+        long[] completed = intervals.completed();
+        boolean[] counted = intervals.measured();
+        int n = intervals.size();
+        int measured = intervals.measuredCount();
         if (measured == 0) {
             return responsesBelow(run, Double.POSITIVE_INFINITY, maxValues);
         }
-        Progress progress = cores == UNSHARED ? null : new Progress(Arrays.copyOf(sent, n), Arrays.copyOf(completed, n), cores);
+        Progress progress = cores == UNSHARED ? null : new Progress(sent.clone(), completed.clone(), cores);
         int step = (measured + maxValues - 1) / maxValues;
         double[] values = new double[(measured + step - 1) / step];
         int k = 0, seen = 0;

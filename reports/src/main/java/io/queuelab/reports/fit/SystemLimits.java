@@ -1,14 +1,11 @@
 package io.queuelab.reports.fit;
 
-import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.manifest.BackendInfo;
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
-import io.queuelab.reports.data.RequestSource;
 import io.queuelab.reports.data.RunData;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -83,41 +80,7 @@ public record SystemLimits(int connections, String connectionsSource, int cores,
             boolean async = manifest.backend().map(b -> "async".equals(b.kind())).orElse(false);
             return async ? config.inFlightBound() : config.workers();
         }
-        return maxConcurrency(run);
-    }
-
-    /** The most requests between their send and their completion at any instant of the log (0 without send instants). */
-    static int maxConcurrency(RunData run) throws IOException {
-        long[] starts = new long[1024];
-        long[] ends = new long[1024];
-        int n = 0;
-        try (RequestSource in = RequestSource.open(run.source())) {
-            while (in.next()) {
-                if (in.sent() == LogFormat.NONE || in.completed() == LogFormat.NONE) {
-                    continue;
-                }
-                if (n == starts.length) {
-                    starts = Arrays.copyOf(starts, 2 * n);
-                    ends = Arrays.copyOf(ends, 2 * n);
-                }
-                starts[n] = in.sent();
-                ends[n] = in.completed();
-                n++;
-            }
-        }
-        Arrays.sort(starts, 0, n);
-        Arrays.sort(ends, 0, n);
-        int inside = 0, most = 0;
-        for (int i = 0, j = 0; i < n; ) {
-            if (ends[j] <= starts[i]) { // a completion at the instant of a send frees the connection first
-                inside--;
-                j++;
-            } else {
-                most = Math.max(most, ++inside);
-                i++;
-            }
-        }
-        return most;
+        return ServiceIntervals.of(run).maxConcurrency();
     }
 
     @Override
