@@ -67,6 +67,26 @@ final class DemandCurve {
         return new DemandCurve(rho, demand.mean(), parallelism, h, error);
     }
 
+    /**
+     * M/G/1 FCFS in closed form (Pollaczek-Khinchine): E[R] = E[D] + rho E[D^2] / (2 E[D] (1 - rho)),
+     * so h(rho) = E[D] (1 - rho) + rho E[D^2] / (2 E[D]) is linear and the table is exact (no
+     * simulation error).
+     */
+    static DemandCurve pollaczekKhinchine(Distribution demand) {
+        double[] values = ((Distribution.Empirical) demand).values();
+        double mean = demand.mean();
+        double second = 0;
+        for (double v : values) {
+            second += v * v;
+        }
+        second /= values.length;
+        double[] h = new double[RHO.length];
+        for (int i = 0; i < RHO.length; i++) {
+            h[i] = mean * (1 - RHO[i]) + RHO[i] * second / (2 * mean);
+        }
+        return new DemandCurve(RHO, mean, 1, h, new double[RHO.length]);
+    }
+
     /** The mean over both replications, with the batch-means error of the mean of the two. */
     private static Estimate pooled(SimulationResult r) {
         double sum = 0, variance = 0;

@@ -22,7 +22,8 @@ import java.util.Locale;
  * The fits of the models driven by a measured demand distribution: M/G/1 and M/G/c FCFS and the
  * client-limited processor-sharing system. The demand's shape is the empirical distribution of the
  * lowest-rate run's service times (where requests least slow each other); its scale s is fitted by
- * weighted least squares of the mean response over the runs ({@link DemandCurve}: one tabulation by
+ * weighted least squares of the mean response over the runs ({@link DemandCurve}: Pollaczek-Khinchine
+ * for M/G/1; for M/G/c and the client-limited system, which have no exact formula, one tabulation by
  * simulation, then closed arithmetic). The server's cores c are taken from {@link SystemLimits}
  * when known, otherwise fitted by profiling: s is fitted for each c and the c with the least
  * squares kept.
@@ -88,7 +89,8 @@ final class DemandModelFit implements CandidateModel {
     public CandidateFit fit(FitData data) throws IOException {
         List<Mm1Point> points = data.points();
         String method = "demand: the service times of " + data.lowestRate().name() + " scaled by s; s by least squares of"
-                + " the mean response (weights 1/standard error^2, 1/R^2 without errors) on a simulated curve";
+                + " the mean response (weights 1/standard error^2, 1/R^2 without errors) on "
+                + (kind == Kind.MG1 ? "the Pollaczek-Khinchine curve" : "a curve simulated once");
         if (points.size() < 2) {
             return unidentified(method, points, "a fit needs open runs at 2 or more arrival rates, got " + points.size());
         }
@@ -194,7 +196,7 @@ final class DemandModelFit implements CandidateModel {
     private ScaleFit fitScale(List<Mm1Point> points, Distribution demand, int cores, int connections, boolean fine, long seed)
             throws IOException {
         int parallelism = parallelism(cores, connections);
-        DemandCurve curve = fine
+        DemandCurve curve = kind == Kind.MG1 ? DemandCurve.pollaczekKhinchine(demand) : fine
                 ? DemandCurve.tabulate(d -> model(d, cores, connections), demand, parallelism, DemandCurve.RHO, CURVE_CUSTOMERS, 20, seed)
                 : DemandCurve.tabulate(d -> model(d, cores, connections), demand, parallelism, DemandCurve.COARSE_RHO, PROFILE_CUSTOMERS, 10,
                         seed);
