@@ -79,24 +79,33 @@ public final class HeldOutValidation {
         }
         List<RunData> fitData = RunArguments.read(fitRuns);
         List<RunData> heldOutData = RunArguments.read(heldOut);
-        List<RunData> all = new ArrayList<>(fitData);
-        all.addAll(heldOutData);
+        return of(fitData, heldOutData, heldOut.stream().map(Path::toString).toList(), models,
+                SystemLimits.of(fitData, connections, cores), seed);
+    }
+
+    /**
+     * Validates {@code models} fitted on {@code fitRuns} against {@code heldOut} (named
+     * {@code heldOutNames} in the outcome), runs already read.
+     */
+    public static Result of(List<RunData> fitRuns, List<RunData> heldOut, List<String> heldOutNames, List<CandidateModel> models,
+                            SystemLimits limits, long seed) throws IOException {
+        List<RunData> all = new ArrayList<>(fitRuns);
+        all.addAll(heldOut);
         refuseMixedRuns(all);
-        FitData data = FitData.of(fitData, SystemLimits.of(fitData, connections, cores), seed)
-                .requireRates(2, "validate");
-        for (RunData h : heldOutData) {
+        FitData data = FitData.of(fitRuns, limits, seed).requireRates(2, "validate");
+        for (RunData h : heldOut) {
             if (h.okCount() == 0) {
                 throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
             }
         }
         List<ModelOutcome> outcomes = new ArrayList<>();
         for (CandidateModel model : models) {
-            outcomes.add(evaluate(model, data, heldOut, heldOutData, seed));
+            outcomes.add(evaluate(model, data, heldOutNames, heldOut, seed));
         }
         return new Result(data.limits(), outcomes, select(outcomes));
     }
 
-    private static ModelOutcome evaluate(CandidateModel model, FitData data, List<Path> heldOutPaths,
+    private static ModelOutcome evaluate(CandidateModel model, FitData data, List<String> heldOutNames,
                                          List<RunData> heldOut, long seed) throws IOException {
         TestedFit tested = TestedFit.of(model.fit(data), data);
         CandidateFit fit = tested.fit();
@@ -107,7 +116,7 @@ public final class HeldOutValidation {
         for (int i = 0; i < heldOut.size(); i++) {
             RunData run = heldOut.get(i);
             RunShape shape = RunShape.of(run);
-            String name = heldOutPaths.get(i).toString();
+            String name = heldOutNames.get(i);
             predictions.add(shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), fit.closedModel().apply(shape.jobs()), seed)
                     : RunPrediction.open(name, run, fit.model(), seed));
         }

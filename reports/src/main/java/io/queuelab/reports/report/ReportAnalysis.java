@@ -15,6 +15,7 @@ import io.queuelab.reports.fit.FlushDetector;
 import io.queuelab.reports.fit.Flushes;
 import io.queuelab.reports.fit.CandidateModels;
 import io.queuelab.reports.fit.FitData;
+import io.queuelab.reports.fit.HeldOutValidation;
 import io.queuelab.reports.fit.LackOfFit;
 import io.queuelab.reports.fit.LoadDependentFit;
 import io.queuelab.reports.fit.SystemLimits;
@@ -92,6 +93,41 @@ final class ReportAnalysis {
         }
     }
 
+    /**
+     * What the models predict for measured runs they were not fitted to (as {@code queuelab
+     * validate}): the outcome, and which runs were fitted and held out, or why there is none.
+     */
+    record HeldOut(Optional<HeldOutValidation.Result> result, String plan) {
+    }
+
+    /** Open runs held out of a rate sweep: the third and the last but one by rate (0.5 and 0.8 X_max of the demo's plan). */
+    static final int MIN_OPEN_RUNS_TO_HOLD_OUT = 5;
+
+    /**
+     * Fits every model on the measured open runs but two (the third and the last but one by rate:
+     * 0.5 and 0.8 X_max of the demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9) and predicts those two and
+     * every measured closed run.
+     */
+    private static HeldOut heldOut(List<RunData> measured) throws IOException {
+        List<RunData> open = measured.stream().filter(r -> RunShape.of(r).open() && r.okCount() > 0)
+                .sorted(Comparator.comparingDouble(RunData::arrivalRate)).toList();
+        if (open.size() < MIN_OPEN_RUNS_TO_HOLD_OUT) {
+            return new HeldOut(Optional.empty(), "Needs measured open runs at " + MIN_OPEN_RUNS_TO_HOLD_OUT
+                    + " or more rates (a rate sweep) to fit on some and predict others; found " + open.size() + ".");
+        }
+        List<RunData> held = new ArrayList<>(List.of(open.get(2), open.get(open.size() - 2)));
+        List<RunData> fit = open.stream().filter(r -> !held.contains(r)).toList();
+        measured.stream().filter(r -> RunShape.of(r).closed() && r.okCount() > 0).forEach(held::add);
+        String plan = "Fitted on " + String.join(", ", fit.stream().map(RunData::name).toList()) + "; predicted from their rate or N alone: "
+                + String.join(", ", held.stream().map(RunData::name).toList()) + ".";
+        try {
+            return new HeldOut(Optional.of(HeldOutValidation.of(fit, held, held.stream().map(RunData::name).toList(), CandidateModels.ALL,
+                    SystemLimits.of(fit, null, null), YARDSTICK_SEED)), plan);
+        } catch (IllegalArgumentException e) {
+            return new HeldOut(Optional.empty(), "No held-out validation: " + e.getMessage() + ".");
+        }
+    }
+
     /** The dirty-page-buffer fit: the three runs it needs, and the fit or why it failed. */
     record DpbAnalysis(Optional<RunData> open, Optional<RunData> closedHigh, Optional<RunData> single, Optional<DpbFit> fit,
                        Optional<String> failure, Optional<LackOfFit> verdict) {
@@ -144,6 +180,7 @@ final class ReportAnalysis {
     final Map<String, Histogram> merged = new LinkedHashMap<>();
     final List<LittleWindows> little = new ArrayList<>();
     final List<SteadyPhases> steady = new ArrayList<>();
+    final HeldOut heldOut;
     final Mm1Analysis mm1;
     final DpbAnalysis dpb;
     /** The first {@link #MAX_TIME_CHARTS} runs' time lines. */
@@ -170,6 +207,7 @@ final class ReportAnalysis {
             Optional<ResourceUse> use = Files.isDirectory(r.source()) ? ResourceUse.read(r.source()) : Optional.empty();
             use.ifPresent(u -> resources.put(r, u));
         }
+        heldOut = heldOut(measured);
         mm1 = mm1(measured);
         dpb = dpb(measured);
         List<Planned> plan = plan();

@@ -10,6 +10,8 @@ import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
 import io.queuelab.reports.data.SteadyState;
 import io.queuelab.reports.fit.DpbFit;
+import io.queuelab.reports.fit.HeldOutValidation;
+import io.queuelab.reports.fit.RunPrediction;
 import io.queuelab.reports.fit.ModelFit;
 import io.queuelab.reports.fit.Parameter;
 import io.queuelab.reports.fit.Residual;
@@ -27,7 +29,7 @@ import java.util.Map;
 
 /**
  * The report's XHTML page, written from a {@link ReportAnalysis}: the sections in a fixed order
- * (runs, self-check, Little's law, steady state, M/M/1, dirty-page buffer, response time vs time,
+ * (held-out predictions, runs, self-check, Little's law, steady state, M/M/1, dirty-page buffer, response time vs time,
  * host resources, measured vs simulated, closed runs), each figure's chart through
  * {@link ReportFigures}.
  *
@@ -49,6 +51,7 @@ final class ReportPage {
     /** The page of the analysis, its charts drawn into {@code figures}. */
     static String of(ReportAnalysis analysis, ReportFigures figures) throws IOException {
         ReportPage page = new ReportPage(analysis, figures);
+        page.heldOutSection();
         page.runsSection();
         page.selfCheckSection();
         page.littleSection();
@@ -60,6 +63,44 @@ final class ReportPage {
         page.comparisonSection();
         page.closedSection();
         return page.page();
+    }
+
+    /** What the models predict for runs they were not fitted to: the report's lead (queuelab validate). */
+    private void heldOutSection() {
+        body.heading("What the models predict for runs they were not fitted to");
+        ReportAnalysis.HeldOut heldOut = analysis.heldOut;
+        body.paragraph(heldOut.plan());
+        if (heldOut.result().isEmpty()) {
+            return;
+        }
+        HeldOutValidation.Result result = heldOut.result().get();
+        body.paragraph("System: " + result.limits() + ". Selected: " + (result.selected() == null ? "none (no model is identified)"
+                : result.selected() + ", the smallest held-out error (mean |relative error| of mean, p50 and p99; ties to the simpler).")
+                + " Each model is judged twice on the runs it was fitted to: identified (its parameters are determined) and fits"
+                + " (residuals against their errors, and each run's CDF against the simulation-noise yardstick).");
+        List<List<String>> models = new ArrayList<>();
+        for (HeldOutValidation.ModelOutcome o : result.models()) {
+            ModelFit fit = o.fit().fit();
+            models.add(List.of(o.fit().name(), fit.identified() ? "yes" : fit.identification().summary(),
+                    !fit.identified() ? "not tested" : fit.fits() ? "yes" : fit.fitVerdict(),
+                    Double.isFinite(o.heldOutError()) ? Html.number(100 * o.heldOutError()) + " %" : ""));
+        }
+        body.table(List.of("model", "identified", "fits", "held-out error"), models);
+        if (result.selected() == null) {
+            return;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (RunPrediction p : result.model(result.selected()).predictions()) {
+            rows.add(List.of(p.name(), p.closed() ? "N = " + (int) p.level() : Html.number(p.level()) + "/s",
+                    Html.millis(p.measuredMean()) + " / " + Html.millis(p.predictedMean()),
+                    Html.millis(p.measuredP50()) + " / " + Html.millis(p.predictedP50()),
+                    Html.millis(p.measuredP99()) + " / " + Html.millis(p.predictedP99()),
+                    Html.number(p.measuredThroughput()) + " / " + Html.number(p.predictedThroughput()),
+                    Html.number(p.ks()) + " / " + Html.number(p.ksYardstick())
+                            + (p.unstable() ? " (saturated)" : p.withinYardstick() ? " within" : " beyond")));
+        }
+        body.table(List.of("held-out run (" + result.selected() + ")", "rate or N", "mean ms (measured / predicted)",
+                "p50 ms", "p99 ms", "throughput /s", "KS D / yardstick"), rows);
     }
 
     private void runsSection() {

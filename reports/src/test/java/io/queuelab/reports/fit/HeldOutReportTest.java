@@ -1,0 +1,42 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.reports.report.Report;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The report leads with what the models predict for runs they were not fitted to: on the demo's
+ * plan (open runs at 0.1, 0.3, 0.5, 0.7, 0.8, 0.9 of capacity and a closed sweep) of the
+ * independent ground truth, 0.5 and 0.8 are held out with the closed runs, and the client-limited
+ * model is selected.
+ */
+class HeldOutReportTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theReportLeadsWithTheHeldOutPredictions() throws Exception {
+        List<Path> runs = new ArrayList<>();
+        double[] loads = {0.1, 0.3, 0.5, 0.7, 0.8, 0.9};
+        for (int i = 0; i < loads.length; i++) {
+            runs.add(ClientServerGroundTruth.writeRun(dir.resolve("rate-" + i), loads[i] * 1000, 0, 8, 2, 8_000, 400, 500 + i));
+        }
+        runs.add(ClientServerGroundTruth.writeRun(dir.resolve("closed-4"), 0, 4, 8, 2, 8_000, 400, 600));
+        Path html = Report.write(runs, dir.resolve("report.html"));
+        String page = Files.readString(html);
+        int lead = page.indexOf("What the models predict for runs they were not fitted to");
+        assertTrue(lead > 0 && lead < page.indexOf(">Runs<"), "the held-out section comes first");
+        assertTrue(page.contains("Fitted on rate-0, rate-1, rate-3, rate-5; predicted from their rate or N alone: rate-2, rate-4, closed-4."),
+                page.substring(lead, Math.min(page.length(), lead + 3000)));
+        assertTrue(page.contains("Selected: client-ps"), page.substring(lead, Math.min(page.length(), lead + 3000)));
+        assertTrue(page.contains("held-out run (client-ps)"), "the selected model's predictions");
+        assertTrue(page.contains("N = 4"), "the closed run predicted");
+    }
+}
