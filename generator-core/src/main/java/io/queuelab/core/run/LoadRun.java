@@ -285,7 +285,8 @@ public final class LoadRun {
         if (at < now) {
             throw new IllegalArgumentException("--start-at " + config.startAt() + " is " + seconds(now - at)
                     + " in the past" + (clockAtStart == null ? "" : " on the reference's clock (this node's clock is "
-                    + seconds(Math.abs(offset)) + (offset < 0 ? " ahead of" : " behind") + " the reference's)"));
+                    + (Math.abs(offset) < 100_000_000 ? "within 0.1 s of it: the node started too late"
+                    : seconds(Math.abs(offset)) + (offset < 0 ? " ahead of" : " behind") + " it") + ")"));
         }
         return at;
     }
