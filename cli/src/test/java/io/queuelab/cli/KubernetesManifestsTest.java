@@ -80,6 +80,7 @@ class KubernetesManifestsTest {
         assertEquals("Indexed", spec.path("completionMode").asText());
         assertEquals(5, spec.path("completions").asInt());
         assertEquals(5, spec.path("parallelism").asInt(), "every node runs at once");
+        assertTrue(spec.path("backoffLimitPerIndex").isInt(), spec.toString());
         assertEquals(0, spec.path("backoffLimitPerIndex").asInt(), "a node retried later would not start with the others");
         assertEquals(4, spec.path("maxFailedIndexes").asInt(), "a failed node does not stop the others: the merge is partial");
         JsonNode pod = spec.path("template").path("spec");

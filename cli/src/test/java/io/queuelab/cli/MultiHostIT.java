@@ -69,12 +69,15 @@ class MultiHostIT {
 
     @AfterAll
     static void removeHosts() throws Exception {
-        if (db != null) {
-            db.close();
-        }
-        if (hosts != null) {
-            script(List.of("scripts/test-hosts", "down", hosts.toString()), Map.of(), hosts.resolve("down.out"));
-            removeCaches(); // the hosts' copies of the jar are 183 MB each; the logs and runs stay for a look
+        try {
+            if (db != null) {
+                db.close();
+            }
+        } finally { // the namespaces and their sshd go whatever happened, or the next run here skips
+            if (hosts != null) {
+                script(List.of("scripts/test-hosts", "down", hosts.toString()), Map.of(), hosts.resolve("down.out"));
+                removeCaches(); // the hosts' copies of the jar are 183 MB each; the logs and runs stay for a look
+            }
         }
     }
 
