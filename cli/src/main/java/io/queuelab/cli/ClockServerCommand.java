@@ -1,6 +1,8 @@
 package io.queuelab.cli;
 
 import com.google.common.net.HostAndPort;
+import io.queuelab.core.clock.ClockOffset;
+import io.queuelab.core.clock.ClockProbe;
 import io.queuelab.core.clock.ClockReferenceServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -8,6 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 import java.net.InetSocketAddress;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code queuelab clock-server}: the clock that the nodes of a distributed run measure theirs against. */
@@ -23,11 +26,26 @@ public final class ClockServerCommand implements Callable<Integer> {
             description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String listen;
 
+    @Option(names = "--check", paramLabel = "HOST[:PORT]",
+            description = "Instead of serving: measure this machine's clock once against the clock server at HOST[:PORT], "
+                    + "print the offset, and exit (non-zero, with the reason, when it cannot be reached). "
+                    + "scripts/distributed-run checks every host against its reference with it before the start.")
+    String check;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        if (check != null) {
+            InetSocketAddress reference = address("--check", check);
+            ClockOffset offset = ClockProbe.measure(reference, ClockProbe::wallClockNanos);
+            spec.commandLine().getOut().printf(Locale.ROOT, "clock %s:%d: this clock is %.3f ms %s it (+- %.3f ms)%n",
+                    reference.getHostString(), reference.getPort(), Math.abs(offset.offsetNanos()) / 1e6,
+                    offset.offsetNanos() <= 0 ? "ahead of" : "behind", offset.uncertaintyNanos() / 1e6);
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         try (ClockReferenceServer server = ClockReferenceServer.start(address("--listen", listen))) {
             spec.commandLine().getOut().println("clock reference listening on port " + server.port() + " (stop with Ctrl-C)");
             spec.commandLine().getOut().flush();

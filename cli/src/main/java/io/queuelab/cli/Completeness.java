@@ -2,6 +2,7 @@ package io.queuelab.cli;
 
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
@@ -64,6 +65,8 @@ final class Completeness {
                     + outcomes[LogFormat.DROPPED] + " dropped, " + outcomes[LogFormat.UNFINISHED] + " unfinished)");
         }
         if (manifest != null && manifest.complete()) {
+            manifest.merge().filter(MergeInfo::partial).ifPresent(merge -> warnings.add("WARNING: run " + run + " is "
+                    + merge.partialText() + "; its counts and rates are those of the nodes present"));
             manifest.stopReason().ifPresent(reason -> warnings.add("WARNING: run " + run + " was cut short (" + reason
                     + "); on disk: its " + records + " requests, complete up to there"));
         }

@@ -28,8 +28,6 @@ public final class GeneratorOptions {
      * schedule and filling the disk with its log at 40 bytes a request.
      */
     static final double MAX_RATE_PER_NODE = 1_000_000;
-    /** Slack for clocks when --start-at is an instant of a clock reference that is not measured yet. */
-    private static final Duration REFERENCE_CLOCK_SLACK = Duration.ofSeconds(10);
 
     /** Workers for backends that wait on a server: a driver's concurrency limit, not a cost while idle. */
     static final int SERVER_WORKERS = 16;
@@ -95,8 +93,10 @@ public final class GeneratorOptions {
             } catch (DateTimeParseException e) {
                 throw new IllegalArgumentException("--start-at '" + startAt + "' is not an ISO-8601 instant such as 2026-11-21T12:00:00Z");
             }
+            // with a reference, the instant is the reference's: only the run, once it has measured this
+            // clock against it, can tell (and then names the clock) whether it is past
             Instant now = Instant.now();
-            if (at.isBefore(clockReference == null ? now : now.minus(REFERENCE_CLOCK_SLACK))) {
+            if (clockReference == null && at.isBefore(now)) {
                 throw new IllegalArgumentException("--start-at " + at + " is in the past (now " + now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ")");
             }
         }

@@ -12,8 +12,11 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** {@code queuelab merge}: the run directories of the nodes of one distributed run, as one run. */
 @Command(name = "merge", mixinStandardHelpOptions = true,
@@ -27,23 +30,36 @@ public final class MergeCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The merged run directory (must not exist).")
     Path out;
 
-    @Parameters(paramLabel = "NODE_RUN_DIR", arity = "2..*", description = "One run directory per node.")
+    @Parameters(paramLabel = "NODE_RUN_DIR", arity = "1..*", description = "One run directory per node.")
     List<Path> runs;
+
+    @Option(names = "--missing", paramLabel = "INDEX[@HOST]=CAUSE",
+            description = "A node of the run that has no run directory to give, and why (repeatable): the merge is then "
+                    + "partial, of the nodes present, and its manifest, summary and report say which are missing and why.")
+    List<String> missing = new ArrayList<>();
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        RunMerge.Result r = RunMerge.merge(runs, out);
+        List<MergeInfo.MissingNode> absent = new ArrayList<>();
+        for (String m : missing) {
+            absent.add(missingNode(m));
+        }
+        RunMerge.Result r = RunMerge.merge(runs, absent, out);
         PrintWriter o = spec.commandLine().getOut();
         o.printf("merged %d nodes into %s: %d requests%n", r.nodes(), r.directory(), r.records());
+        MergeInfo info = r.directory().manifest().merge().orElseThrow();
+        if (info.partial()) {
+            o.println(info.partialText());
+        }
         o.println(r.clockReference() == null
                 ? "clock: no reference; each node's wall clock taken as correct"
                 : "clock: reference " + r.clockReference() + ", every offset within +-" + Durations.format(r.maxClockUncertaintyNanos()));
         o.println("start skew: " + Durations.format(r.startSkewNanos()));
         o.println("verdict: " + r.selfCheck().verdict());
-        MergeInfo.Telemetry telemetry = r.directory().manifest().merge().map(MergeInfo::telemetry).orElse(null);
+        MergeInfo.Telemetry telemetry = info.telemetry();
         if (telemetry != null && !telemetry.files().isEmpty()) {
             o.println("telemetry: " + String.join(", ", telemetry.files()) + (telemetry.serverSampledBy() != null
                     ? ", the server's from node " + telemetry.serverSampledBy() : "")
@@ -53,4 +69,15 @@ public final class MergeCommand implements Callable<Integer> {
         o.flush();
         return 0;
     }
+
+    /** {@code INDEX[@HOST]=CAUSE}, as the launcher writes it. */
+    static MergeInfo.MissingNode missingNode(String spec) {
+        Matcher m = MISSING.matcher(spec);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("--missing '" + spec + "' is not INDEX[@HOST]=CAUSE, e.g. 2@client3=killed by signal 9");
+        }
+        return new MergeInfo.MissingNode(Integer.parseInt(m.group(1)), m.group(2), m.group(3));
+    }
+
+    private static final Pattern MISSING = Pattern.compile("(\\d{1,9})(?:@([^=]+))?=(.+)", Pattern.DOTALL);
 }

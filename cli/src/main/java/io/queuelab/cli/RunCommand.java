@@ -42,11 +42,22 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--strict", description = "Exit with code 1 when the self-check fails.")
     boolean strict;
 
+    @Option(names = "--print-plan",
+            description = "Print the load's length ('plan: N s of phases, drain timeout D s') and exit "
+                    + "without running or creating anything (scripts/distributed-run sets its deadline by it).")
+    boolean printPlan;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        if (printPlan) {
+            spec.commandLine().getOut().printf(java.util.Locale.ROOT, "plan: %.3f s of phases, drain timeout %.3f s%n",
+                    load.plan().totalDuration().toNanos() / 1e9, generator.drainTimeout.toNanos() / 1e9);
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         Path dir = out != null ? out : defaultRunDir("run");
         generator.defaultWorkers(backend.defaultWorkers());
         RunConfig config = generator.config(load.plan(), dir);

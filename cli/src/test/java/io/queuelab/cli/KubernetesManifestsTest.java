@@ -8,7 +8,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import io.queuelab.core.clock.ClockReferenceServer;
+import io.queuelab.core.log.RunDirectory;
+import io.queuelab.core.manifest.Manifest;
+
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +33,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The manifests of deploy/kubernetes/render, read back as YAML: an Indexed Job whose completion
  * index is each pod's --node-index and whose completions are --node-count, every pod with the same
  * run options, clock reference and start instant, a clock Service that selects the clock pod, one
- * results volume for the generators and the merge. No cluster runs here (kubectl's client-side dry
- * run needs an API server's discovery): the test checks what the manifests say, and that the
- * generator's arguments are a command line 'queuelab run' accepts.
+ * results volume for the generators and the merge, pods that are not root and whose memory request is
+ * their limit. No cluster runs here (kubectl's client-side dry run needs an API server's discovery):
+ * the test checks what the manifests say, that the generator's arguments are a command line
+ * 'queuelab run' accepts, and runs that command line in-process as a pod would.
  */
 class KubernetesManifestsTest {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
@@ -39,12 +49,15 @@ class KubernetesManifestsTest {
     void anIndexedJobCarriesTheRunOptionsTheNodeIndexAndTheStartInstant() throws Exception {
         Path out = dir.resolve("k8s");
         List<String> options = List.of("--backend", "jdbc", "--jdbc-url", "jdbc:mysql://db:3306/x?note=\"a b\"",
-                "--rate", "8000", "--phases", "0.5@20s,1@40s", "--operation", "select", "--table", "cost$(HOME)$5");
+                "--phases", "4000@20s,8000@40s", "--operation", "select", "--table", "cost$(HOME)$5");
         Result r = render(out, List.of("--name", "cl8000", "--nodes", "5", "--image", "registry.example/queuelab:0.1",
                 "--start-at", "2030-01-02T03:04:05Z", "--namespace", "load", "--password-secret", "db-password"), options);
         assertEquals(0, r.code, r.output);
         assertEquals("render: 5 generators starting at 2030-01-02T03:04:05Z (reference clock), manifests in " + out,
                 r.output.trim());
+        String apply = Files.readString(out.resolve("apply"));
+        assertTrue(apply.contains("start_at=2030-01-02T03:04:05Z\nkubectl --namespace load create configmap queuelab-cl8000-start "
+                + "--from-literal=start-at=\"$start_at\"\nkubectl --namespace load apply -f 3-generators.yaml"), apply);
 
         JsonNode claim = single(out.resolve("1-results.yaml"), "PersistentVolumeClaim");
         assertEquals("ReadWriteMany", claim.path("spec").path("accessModes").path(0).asText());
@@ -67,23 +80,34 @@ class KubernetesManifestsTest {
         assertEquals("Indexed", spec.path("completionMode").asText());
         assertEquals(5, spec.path("completions").asInt());
         assertEquals(5, spec.path("parallelism").asInt(), "every node runs at once");
-        assertEquals(0, spec.path("backoffLimit").asInt(), "a node retried later would not start with the others");
+        assertTrue(spec.path("backoffLimitPerIndex").isInt(), spec.toString());
+        assertEquals(0, spec.path("backoffLimitPerIndex").asInt(), "a node retried later would not start with the others");
+        assertEquals(4, spec.path("maxFailedIndexes").asInt(), "a failed node does not stop the others: the merge is partial");
         JsonNode pod = spec.path("template").path("spec");
         assertEquals("Never", pod.path("restartPolicy").asText());
+        assertTrue(pod.path("securityContext").path("runAsNonRoot").asBoolean(), pod.toString());
+        assertTrue(pod.path("securityContext").path("runAsUser").asInt() > 0, pod.toString());
         JsonNode container = pod.path("containers").path(0);
+        assertFalse(container.path("securityContext").path("allowPrivilegeEscalation").asBoolean(true));
+        assertEquals("2Gi", container.path("resources").path("requests").path("memory").asText());
+        assertEquals("2Gi", container.path("resources").path("limits").path("memory").asText(), "request = limit: never evicted for memory");
         assertEquals("registry.example/queuelab:0.1", container.path("image").asText());
         JsonNode env = container.path("env").path(0);
         assertEquals("NODE_INDEX", env.path("name").asText());
         assertEquals("metadata.annotations['batch.kubernetes.io/job-completion-index']",
                 env.path("valueFrom").path("fieldRef").path("fieldPath").asText());
         List<String> command = strings(container.path("command"));
-        assertEquals(List.of("java", "-Xmx4g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-jar",
-                "/opt/queuelab/queuelab.jar"), command, "the launcher's options for a run");
+        assertEquals(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:MaxRAMPercentage=75",
+                "-jar", "/opt/queuelab/queuelab.jar"), command, "the launcher's options for a run, the heap from the memory limit");
+        JsonNode startAt = container.path("env").path(1);
+        assertEquals("START_AT", startAt.path("name").asText());
+        assertEquals("queuelab-cl8000-start", startAt.path("valueFrom").path("configMapKeyRef").path("name").asText(),
+                "the start instant is the ConfigMap's that apply writes, not one fixed when rendering");
         List<String> args = strings(container.path("args"));
         List<String> expected = new ArrayList<>(List.of("run"));
         options.forEach(o -> expected.add(o.replace("$", "$$")));
         expected.addAll(List.of("--password-file", "/var/run/queuelab-password/password", "--node-index", "$(NODE_INDEX)",
-                "--node-count", "5", "--clock-reference", "queuelab-cl8000-clock:7471", "--start-at", "2030-01-02T03:04:05Z",
+                "--node-count", "5", "--clock-reference", "queuelab-cl8000-clock:7471", "--start-at", "$(START_AT)",
                 "--out", "/results/cl8000.nodes/node-$(NODE_INDEX)"));
         assertEquals(expected, args);
         assertEquals(service.path("metadata").path("name").asText() + ":" + service.path("spec").path("ports").path(0).path("port").asInt(),
@@ -92,7 +116,8 @@ class KubernetesManifestsTest {
         assertEquals("db-password", pod.path("volumes").path(1).path("secret").path("secretName").asText());
 
         // what node 3's pod runs, once Kubernetes has expanded $(NODE_INDEX) and '$$': a command line queuelab accepts
-        List<String> node3 = args.stream().map(a -> a.replace("$(NODE_INDEX)", "3").replace("$$", "$")).toList();
+        List<String> node3 = args.stream().map(a -> a.replace("$(NODE_INDEX)", "3").replace("$(START_AT)", "2030-01-02T03:04:05Z")
+                .replace("$$", "$")).toList();
         CommandLine.ParseResult parsed = Cli.commandLine(new Main(), false).parseArgs(node3.toArray(String[]::new));
         CommandLine.ParseResult run = parsed.subcommand();
         assertEquals("run", run.commandSpec().name());
@@ -102,10 +127,58 @@ class KubernetesManifestsTest {
 
         JsonNode merge = single(out.resolve("4-merge.yaml"), "Pod");
         String script = merge.path("spec").path("containers").path(0).path("args").path(0).asText();
-        assertTrue(script.contains("merge --out /results/cl8000 /results/cl8000.nodes/node-0 /results/cl8000.nodes/node-1 "
-                + "/results/cl8000.nodes/node-2 /results/cl8000.nodes/node-3 /results/cl8000.nodes/node-4 "), script);
+        assertTrue(script.contains("for i in $(seq 0 4); do d=/results/cl8000.nodes/node-$i;"), script);
+        assertTrue(script.contains("merge --out /results/cl8000 \"$@\""), script);
         assertEquals(claim.path("metadata").path("name"),
                 merge.path("spec").path("volumes").path(0).path("persistentVolumeClaim").path("claimName"));
+    }
+
+    /**
+     * The generator's container command line, as a pod runs it (Kubernetes' $(VAR) expansion done, the
+     * cluster's names for the clock Service and the volume replaced by this machine's), executed by the
+     * CLI in-process against the no-op backend: it runs and leaves node 1's complete run directory.
+     */
+    @Test
+    void theGeneratorsCommandLineRunsAsAPodWouldRunIt() throws Exception {
+        Path out = dir.resolve("k8s");
+        Result r = render(out, List.of("--name", "cl2", "--nodes", "2", "--image", "q:1", "--memory", "1536Mi"),
+                List.of("--backend", "noop", "--rate", "400", "--duration", "1s", "--report-interval", "0"));
+        assertEquals(0, r.code, r.output);
+        JsonNode container = single(out.resolve("3-generators.yaml"), "Job").path("spec").path("template").path("spec")
+                .path("containers").path(0);
+        List<String> jvm = strings(container.path("command"));
+        List<String> versionCommand = new ArrayList<>(jvm.subList(0, jvm.indexOf("-jar")));
+        versionCommand.add("-version");
+        Process version = new ProcessBuilder(versionCommand).redirectErrorStream(true).start();
+        String said = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(version.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, version.exitValue(), "the JVM takes the pod's options: " + said);
+
+        try (ClockReferenceServer clock = ClockReferenceServer.start(new InetSocketAddress("127.0.0.1", 0))) {
+            String start = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(3).toString();
+            List<String> pod = new ArrayList<>();
+            for (String a : strings(container.path("args"))) {
+                String expanded = a.replace("$(NODE_INDEX)", "1").replace("$(START_AT)", start).replace("$$", "$");
+                if (expanded.equals("queuelab-cl2-clock:7471")) {
+                    expanded = "127.0.0.1:" + clock.port();
+                } else if (expanded.startsWith("/results/")) {
+                    expanded = dir.resolve(expanded.substring(1)).toString();
+                }
+                pod.add(expanded);
+            }
+            CommandLine cli = Cli.commandLine(new Main(), false);
+            StringWriter output = new StringWriter();
+            cli.setOut(new PrintWriter(output));
+            cli.setErr(new PrintWriter(output));
+            assertEquals(0, cli.execute(pod.toArray(String[]::new)), output::toString);
+        }
+        Manifest m = RunDirectory.open(dir.resolve("results/cl2.nodes/node-1")).manifest();
+        assertTrue(m.complete());
+        assertEquals(1, (int) m.node().orElseThrow().index());
+        assertEquals(2, m.node().orElseThrow().count());
+        assertTrue(m.clock().orElseThrow().start().succeeded(), "measured against the clock reference");
+        long scheduled = m.totals().orElseThrow().scheduled();
+        assertTrue(scheduled > 120 && scheduled < 300, "1 s at 400/s over 2 nodes: " + scheduled);
     }
 
     @Test
@@ -116,6 +189,8 @@ class KubernetesManifestsTest {
                 {"--name", "Not_A_Label"},
                 {"--start-at", "tomorrow"},
                 {"--cpu", "lots"},
+                {"--memory", "4g"},
+                {"--storage-class", "Not A Class"},
         };
         for (String[] c : cases) {
             List<String> args = new ArrayList<>(base);

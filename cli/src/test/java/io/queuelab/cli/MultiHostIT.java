@@ -28,6 +28,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.time.Duration;
+import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -65,25 +69,21 @@ class MultiHostIT {
 
     @AfterAll
     static void removeHosts() throws Exception {
-        if (db != null) {
-            db.close();
-        }
-        if (hosts != null) {
-            script(List.of("scripts/test-hosts", "down", hosts.toString()), Map.of(), hosts.resolve("down.out"));
-            removeCaches(); // the hosts' copies of the jar are 183 MB each; the logs and runs stay for a look
+        try {
+            if (db != null) {
+                db.close();
+            }
+        } finally { // the namespaces and their sshd go whatever happened, or the next run here skips
+            if (hosts != null) {
+                script(List.of("scripts/test-hosts", "down", hosts.toString()), Map.of(), hosts.resolve("down.out"));
+                removeCaches(); // the hosts' copies of the jar are 183 MB each; the logs and runs stay for a look
+            }
         }
     }
 
     private static void removeCaches() throws IOException {
         for (int i = 0; i < 3; i++) {
-            Path cache = hosts.resolve("host-" + i + "/cache/queuelab");
-            if (Files.isDirectory(cache)) {
-                try (var files = Files.walk(cache)) {
-                    for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.delete(f);
-                    }
-                }
-            }
+            removeTree(hosts.resolve("host-" + i + "/cache/queuelab"));
         }
     }
 
@@ -101,8 +101,9 @@ class MultiHostIT {
 
         int port = freePort();
         Path out = hosts.resolve("run");
-        Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(), "--reference", BRIDGE + ":" + port,
-                        "--start-in", "6", "--out", out.toString(), "--", "--backend", "noop", "--rate", "3000",
+        // no --reference: the launcher takes the address the hosts see its ssh connections come from
+        Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(),
+                        "--start-in", "15", "--out", out.toString(), "--", "--backend", "noop", "--rate", "3000",
                         "--duration", "3s", "--report-interval", "0", "--password-env", "QL_TEST_SECRET"),
                 Map.of("SSH", loggingSsh().toString(), "CLOCK_PORT", String.valueOf(port), "QL_TEST_SECRET", SECRET),
                 hosts.resolve("run.out"));
@@ -122,7 +123,7 @@ class MultiHostIT {
             }
         }
         String argv = Files.readString(hosts.resolve("ssh-argv.log"));
-        assertTrue(argv.contains("read -r QL_TEST_SECRET && export QL_TEST_SECRET"), argv);
+        assertTrue(argv.contains("read -r QL_TEST_SECRET || exit 2; export QL_TEST_SECRET"), argv);
         assertFalse(argv.contains(SECRET), "the password is on an ssh command line");
         assertFalse(argv.contains(REPO.toString()), "a remote command names this checkout: " + argv);
 
@@ -138,7 +139,7 @@ class MultiHostIT {
             assertEquals(i, node.index());
             nodeTotal += node.totals().scheduled();
             ClockAnchor clock = RunDirectory.open(nodes.resolve("node-" + i)).manifest().clock().orElseThrow();
-            assertEquals(BRIDGE + ":" + port, clock.reference());
+            assertEquals(BRIDGE + ":" + port, clock.reference(), "the reference chosen from the hosts' side");
             for (ClockAnchor.Measurement when : List.of(clock.start(), clock.end())) {
                 long uncertainty = when.uncertaintyNanos() == null ? -1 : when.uncertaintyNanos();
                 assertTrue(uncertainty >= 0 && uncertainty < 10_000_000, "node " + i + " " + when + ": " + clock);
@@ -146,6 +147,8 @@ class MultiHostIT {
                 assertTrue(Math.abs(when.offsetNanos()) < 50_000_000, "node " + i + ": " + clock);
             }
             assertTrue(node.clockOffsetNanos() != null && node.clockDriftNanosPerSecond() != null, node::toString);
+            assertTrue(Files.readString(nodes.resolve("ship-10.231.0.1" + (i + 1) + ".out")).contains("clock " + BRIDGE + ":" + port
+                    + ": this clock is "), "every host checked the reference before the start");
         }
         RunSummary summary = RunSummary.of(merged);
         assertEquals(nodeTotal, summary.records);
@@ -164,23 +167,16 @@ class MultiHostIT {
             }
         });
         assertEquals(List.of(), mergedFailures, "only a node's own timing check may fail on a shared 2-core machine");
+        assertEquals(List.of(), m.merge().orElseThrow().missing());
     }
 
     @Test
     void theNodesLoadARealServerOverTheNamespaceNetworkWithAPasswordFromStdin() throws Exception {
-        db = EmbeddedMariaDb.start(Path.of("target", "multihost-mariadb"), List.of("--bind-address=127.0.0.1," + BRIDGE));
-        JdbcTarget root = new JdbcTarget(db.jdbcUrl(), EmbeddedMariaDb.USER, "");
-        try (Connection c = root.connectForLoading(); Statement s = c.createStatement()) {
-            s.execute("CREATE USER IF NOT EXISTS 'qlnode'@'10.231.0.%'");
-            s.execute("ALTER USER 'qlnode'@'10.231.0.%' IDENTIFIED BY '" + SECRET + "'");
-            s.execute("GRANT SELECT ON " + EmbeddedMariaDb.DATABASE + ".* TO 'qlnode'@'10.231.0.%'");
-        }
-        new WisconsinLoader(root).load(new WisconsinRelation("wisc", 1000, 1), WisconsinRelation.Engine.INNODB);
-
+        database();
         Path out = hosts.resolve("jdbc");
         int port = freePort();
         Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(), "--reference", BRIDGE + ":" + port,
-                        "--start-in", "6", "--out", out.toString(), "--", "--backend", "jdbc", "--jdbc-url",
+                        "--start-in", "15", "--out", out.toString(), "--", "--backend", "jdbc", "--jdbc-url",
                         "jdbc:mysql://" + BRIDGE + ":" + db.port() + "/" + EmbeddedMariaDb.DATABASE, "--user", "qlnode",
                         "--password-env", "QL_TEST_SECRET", "--operation", "select", "--rate", "300", "--duration", "3s",
                         "--workers", "4", "--report-interval", "0"),
@@ -212,6 +208,233 @@ class MultiHostIT {
         assertTrue(said.matches("distributed-run: host 10\\.231\\.0\\.1[123]: needs Java 17 or later, has: no java"), said);
         assertFalse(Files.exists(out));
         assertFalse(Files.exists(out.resolveSibling("no-java.nodes")), "nothing of the refused run is left");
+    }
+
+    /** The embedded MariaDB on the bridge address, with the nodes' account and a 1,000-tuple relation; started once. */
+    private static void database() throws Exception {
+        if (db != null) {
+            return;
+        }
+        db = EmbeddedMariaDb.start(Path.of("target", "multihost-mariadb"), List.of("--bind-address=127.0.0.1," + BRIDGE));
+        JdbcTarget root = new JdbcTarget(db.jdbcUrl(), EmbeddedMariaDb.USER, "");
+        try (Connection c = root.connectForLoading(); Statement s = c.createStatement()) {
+            s.execute("CREATE USER IF NOT EXISTS 'qlnode'@'10.231.0.%'");
+            s.execute("ALTER USER 'qlnode'@'10.231.0.%' IDENTIFIED BY '" + SECRET + "'");
+            s.execute("GRANT SELECT ON " + EmbeddedMariaDb.DATABASE + ".* TO 'qlnode'@'10.231.0.%'");
+        }
+        new WisconsinLoader(root).load(new WisconsinRelation("wisc", 1000, 1), WisconsinRelation.Engine.INNODB);
+    }
+
+    // ---- when things go wrong: a killed node, a lost host, a link down for 10 s, Ctrl-C of the launcher ----
+
+    /** Both faults in one run (the suite's time): node 1 killed, host 2 lost for good, both 12 s into 20 s. */
+    @Test
+    void aKilledNodeAndALostHostAreNamedAndTheSurvivorIsMergedIntoARunMarkedPartial() throws Exception {
+        Path output = hosts.resolve("faults.out");
+        Path out = hosts.resolve("faults");
+        Process run = launch(out, output, "--backend", "noop", "--rate", "300", "--duration", "20s", "--report-interval", "0");
+        Instant start = scheduleStart(run, output);
+        long faults;
+        try {
+            sleepUntil(start.plusSeconds(12));
+            List<ProcessHandle> node1 = queuelabProcesses(1);
+            assertEquals(1, node1.size(), "node 1's JVM on host 1");
+            node1.get(0).destroyForcibly(); // SIGKILL
+            link(2, false);
+            faults = System.nanoTime();
+            // within 60 s of the kill, which is also within the planned end + 60 s
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the launcher ends within 60 s of the faults: " + Files.readString(output));
+            System.out.printf("MultiHostIT: the launcher ended %.1f s after the faults%n", (System.nanoTime() - faults) / 1e9);
+        } finally {
+            link(2, true);
+            run.destroyForcibly();
+            for (ProcessHandle left : queuelabProcesses(2)) {
+                left.destroyForcibly(); // the node that went on alone on the lost host, and its run directory
+                left.onExit().get(10, TimeUnit.SECONDS);
+            }
+            try (var left = Files.list(hosts.resolve("host-2/cache/queuelab/runs"))) {
+                for (Path stale : left.toList()) {
+                    removeTree(stale);
+                }
+            }
+        }
+        String said = Files.readString(output);
+        assertEquals(3, run.exitValue(), "partial: " + said);
+        assertTrue(said.contains("distributed-run: node 1 of 3 (10.231.0.12) failed: killed by signal 9\n"), said);
+        assertTrue(said.contains("distributed-run: node 2 of 3 (10.231.0.13) failed: host unreachable: ssh gave up on it at "),
+                said);
+
+        Manifest m = RunDirectory.open(out).manifest();
+        MergeInfo merge = m.merge().orElseThrow();
+        assertEquals(List.of(0), merge.nodes().stream().map(MergeInfo.Node::index).toList());
+        assertEquals(new MergeInfo.MissingNode(1, "10.231.0.12", "killed by signal 9"), merge.missing().get(0));
+        assertEquals(2, merge.missing().get(1).index());
+        assertTrue(merge.missing().get(1).cause().startsWith("host unreachable"), merge.missing()::toString);
+        long survivor = RunDirectory.open(hosts.resolve("faults.nodes/node-0")).manifest().totals().orElseThrow().scheduled();
+        assertTrue(survivor > 100 * 20 * 0.85, "node 0's 20 s at 100/s: " + survivor);
+        assertEquals(survivor, m.totals().orElseThrow().scheduled());
+        assertEquals(survivor, RunSummary.of(RunDirectory.open(out)).records);
+        assertEquals(100.0, m.config().orElseThrow().phases().get(0).rate(), "the survivor's rate");
+        String first = Completeness.of(out).get(0);
+        assertTrue(first.contains("is partial: node 1 of 3 missing (killed by signal 9, on 10.231.0.12); node 2 of 3 missing "
+                + "(host unreachable"), first);
+        for (int i = 0; i < 2; i++) {
+            try (var left = Files.list(hosts.resolve("host-" + i + "/cache/queuelab/runs"))) {
+                assertEquals(List.of(), left.toList(), "host " + i + ": what the node left is fetched and removed");
+            }
+        }
+    }
+
+    @Test
+    void aNodeWhoseLinkIsDownFor10sIsNamedWithTheStallInTheMergedSelfCheck() throws Exception {
+        database();
+        Path output = hosts.resolve("stall.out");
+        Path out = hosts.resolve("stall");
+        Process run = launch(out, output, "--backend", "jdbc", "--jdbc-url",
+                "jdbc:mysql://" + BRIDGE + ":" + db.port() + "/" + EmbeddedMariaDb.DATABASE, "--user", "qlnode",
+                "--password-env", "QL_TEST_SECRET", "--operation", "select", "--rate", "300", "--duration", "18s",
+                "--workers", "4", "--report-interval", "0");
+        Instant start = scheduleStart(run, output);
+        try {
+            sleepUntil(start.plusSeconds(4));
+            link(1, false);
+            sleepUntil(start.plusSeconds(14));
+        } finally {
+            link(1, true);
+        }
+        assertTrue(run.waitFor(150, TimeUnit.SECONDS), Files.readString(output));
+        String said = Files.readString(output);
+        assertEquals(0, run.exitValue(), "every node survives 10 s without its link: " + said);
+        List<String> stalls = RunDirectory.open(out).manifest().selfCheck().orElseThrow().failures().stream()
+                .filter(f -> f.contains("stall")).toList();
+        assertEquals(1, stalls.size(), stalls::toString);
+        Matcher m = Pattern.compile("node 1: no response for ([0-9.]+) s \\(([0-9.]+) s to ([0-9.]+) s of the run\\) while the "
+                + "other nodes' responses went on: a client-side or network stall of that node").matcher(stalls.get(0));
+        assertTrue(m.matches(), stalls.get(0));
+        double from = Double.parseDouble(m.group(2));
+        double length = Double.parseDouble(m.group(1));
+        assertTrue(from > 3.0 && from < 5.0, "the stall begins when the link went down, 4 s in: " + stalls.get(0));
+        assertTrue(length >= 9.5 && length < 20, "10 s down, plus TCP's retransmission back-off: " + stalls.get(0));
+    }
+
+    @Test
+    void ctrlCOfTheLauncherStopsEveryNodeAndLeavesNoRunDirectoryOnTheHosts() throws Exception {
+        Path output = hosts.resolve("ctrl-c.out");
+        Path out = hosts.resolve("ctrl-c");
+        Process run = launch(out, output, "--backend", "noop", "--rate", "300", "--duration", "30s", "--report-interval", "0");
+        Instant start = scheduleStart(run, output);
+        sleepUntil(start.plusSeconds(4));
+        assertEquals(3, queuelabProcesses(0).size() + queuelabProcesses(1).size() + queuelabProcesses(2).size());
+        script(List.of("kill", "-INT", String.valueOf(run.pid())), Map.of(), hosts.resolve("kill.out"));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        int left;
+        while ((left = queuelabProcesses(0).size() + queuelabProcesses(1).size() + queuelabProcesses(2).size()) > 0
+                && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(0, left, "a queuelab process is left on a host 10 s after Ctrl-C: " + Files.readString(output));
+        assertTrue(run.waitFor(60, TimeUnit.SECONDS), Files.readString(output));
+        String said = Files.readString(output);
+        assertEquals(130, run.exitValue(), said);
+        assertTrue(said.contains("distributed-run: SIGINT: stopping every node"), said);
+        for (int i = 0; i < 3; i++) {
+            Manifest node = RunDirectory.open(hosts.resolve("ctrl-c.nodes/node-" + i)).manifest();
+            assertTrue(node.complete(), "node " + i + " wrote its totals");
+            assertTrue(node.stopReason().orElse("").startsWith("interrupted by SIGTERM"), "node " + i + ": " + node.stopReason());
+        }
+        assertEquals(3, RunDirectory.open(out).manifest().merge().orElseThrow().nodes().size(), "what ran is merged");
+        assertNoRunDirectoryLeft();
+    }
+
+    /** Starts scripts/distributed-run over the test hosts (reference chosen by it), SIGINT at its default. */
+    private static Process launch(Path out, Path output, String... runOptions) throws IOException {
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", // Maven may have been started with SIGINT ignored
+                "scripts/distributed-run", "--hosts", hostList(), "--start-in", "15", "--out", out.toString(), "--"));
+        command.addAll(List.of(runOptions));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(REPO.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        pb.environment().putAll(Map.of("SSH", Files.readString(hosts.resolve("ssh")).trim(), "CLOCK_PORT",
+                String.valueOf(freePort()), "QL_TEST_SECRET", SECRET));
+        return pb.start();
+    }
+
+    /** The reference instant at which the launcher said the nodes' schedules start. */
+    private static Instant scheduleStart(Process run, Path output) throws Exception {
+        Pattern line = Pattern.compile("schedules start at (\\S+),");
+        long deadline = System.nanoTime() + 150_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            Matcher m = line.matcher(Files.readString(output));
+            if (m.find()) {
+                return Instant.parse(m.group(1));
+            }
+            if (!run.isAlive()) {
+                throw new AssertionError("the launcher ended before the start: " + Files.readString(output));
+            }
+            Thread.sleep(100);
+        }
+        run.destroyForcibly();
+        throw new AssertionError("no start after 150 s: " + Files.readString(output));
+    }
+
+    private static void sleepUntil(Instant when) throws InterruptedException {
+        long millis = Duration.between(Instant.now(), when).toMillis();
+        if (millis > 0) {
+            Thread.sleep(millis);
+        }
+    }
+
+    /** The queuelab JVMs running in test host {@code i}'s network namespace. */
+    private static List<ProcessHandle> queuelabProcesses(int i) throws Exception {
+        Path list = hosts.resolve("pids.out");
+        script(List.of("ip", "netns", "pids", names().get("namespace") + i), Map.of(), list);
+        List<ProcessHandle> found = new ArrayList<>();
+        for (String pid : Files.readAllLines(list)) {
+            if (pid.isBlank()) {
+                continue;
+            }
+            try {
+                String cmdline = Files.readString(Path.of("/proc", pid.trim(), "cmdline")).replace('\0', ' ');
+                if (cmdline.split(" ")[0].endsWith("java") && cmdline.contains("-jar") && cmdline.contains("queuelab-")) {
+                    ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(found::add);
+                }
+            } catch (IOException gone) {
+                // ended meanwhile
+            }
+        }
+        return found;
+    }
+
+    /** Takes test host {@code i}'s link to the bridge down or up (its veth's bridge side). */
+    private static void link(int i, boolean up) throws Exception {
+        Process p = script(List.of("ip", "link", "set", names().get("veth") + i, up ? "up" : "down"), Map.of(),
+                hosts.resolve("link.out"));
+        assertEquals(0, p.exitValue(), Files.readString(hosts.resolve("link.out")));
+    }
+
+    /** The names scripts/test-hosts gave: namespaces ql<id>-h<i>, the bridge sides of the veths ql<id>-<i>. */
+    private static Map<String, String> names() throws IOException {
+        Matcher m = Pattern.compile("bridge=qlbr([0-9]+)").matcher(Files.readString(hosts.resolve("names")));
+        assertTrue(m.find());
+        return Map.of("namespace", "ql" + m.group(1) + "-h", "veth", "ql" + m.group(1) + "-");
+    }
+
+    private static void assertNoRunDirectoryLeft() throws IOException {
+        for (int i = 0; i < 3; i++) {
+            Path runs = hosts.resolve("host-" + i + "/cache/queuelab/runs");
+            try (var left = Files.list(runs)) {
+                assertEquals(List.of(), left.toList(), "host " + i + "'s cache holds no run directory once fetched");
+            }
+        }
+    }
+
+    private static void removeTree(Path root) throws IOException {
+        if (Files.exists(root)) {
+            try (var files = Files.walk(root)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
     }
 
     private static String sha256(Path file) throws IOException {

@@ -18,7 +18,8 @@ import java.util.List;
  * configuration, with the phases' rates or job counts added up and no seed or start instant; node
  * {@code {"count": k, "merged": true}}; the merged anchor, schedule start and end; the summed
  * totals and the merged self-check) and lists every node in its {@code merge} section; a node's
- * own host, settings and clock appear only there. {@link #begin} gives an incomplete manifest for
+ * own host, settings and clock appear only there; a partial merge's {@code merge.missing} names every
+ * node of the run that is not in it, with the cause the launcher gave. {@link #begin} gives an incomplete manifest for
  * the merge's start, {@link #complete} the complete one.
  */
 final class MergedManifest {
@@ -27,6 +28,7 @@ final class MergedManifest {
 
     /** What is known before the logs are merged: the configuration, the node count, the first node's versions. */
     static Manifest begin(List<NodeRun> nodes, List<Phase> phases) {
+        // the run's node count: a partial merge still names the k of the run it comes from
         NodeRun first = nodes.get(0);
         List<LoadConfig.PhaseConfig> merged = new ArrayList<>();
         for (int p = 0; p < phases.size(); p++) {
@@ -37,7 +39,7 @@ final class MergedManifest {
         }
         Manifest manifest = Manifest.create(Manifest.MEASURED)
                 .config(first.config.merged(merged))
-                .node(RunNode.mergedFrom(nodes.size()));
+                .node(RunNode.mergedFrom(first.count));
         first.manifest.queuelabVersion().ifPresent(manifest::queuelabVersion);
         first.manifest.jvm().ifPresent(manifest::jvm);
         first.manifest.backend().ifPresent(manifest::backend);
@@ -47,7 +49,7 @@ final class MergedManifest {
 
     /** Adds what the merge found and marks the manifest complete. */
     static Manifest complete(Manifest manifest, List<NodeRun> nodes, MergedTimeLine line, LogTotals totals,
-                             SelfCheck check, TelemetryMerge.Outcome telemetry) {
+                             SelfCheck check, TelemetryMerge.Outcome telemetry, List<MergeInfo.MissingNode> missing) {
         NodeRun first = nodes.get(0);
         List<MergeInfo.Node> entries = new ArrayList<>();
         for (NodeRun n : nodes) {
@@ -55,14 +57,14 @@ final class MergedManifest {
             entries.add(new MergeInfo.Node(n.index, n.dir.path().toAbsolutePath().toString(), n.manifest.host().orElse(null),
                     n.config.seed(), n.anchor, n.onLine(n.scheduleStart),
                     measured ? n.clock.startOffsetNanos() : null, measured ? n.clock.uncertaintyNanos() : null,
-                    measured ? n.clock.driftNanosPerSecond() : null, n.totals, n.selfCheck.verdict(), n.manifest.settings(),
+                    n.clock.driftKnown() ? n.clock.driftNanosPerSecond() : null, n.totals, n.selfCheck.verdict(), n.manifest.settings(),
                     new MergeInfo.NodeTelemetry(telemetry.hostRows().getOrDefault(n.index, 0L),
                             n.index == telemetry.serverNode())));
         }
         MergeInfo merge = new MergeInfo(first.clock.measured() ? "reference " + first.clockReference()
                 : "none: each node's wall clock taken as correct", line.startSkew(), line.maxClockUncertainty(), entries,
                 new MergeInfo.Telemetry("every sample's epoch_ns moved as its node's records are", telemetry.files(),
-                        telemetry.serverNode() >= 0 ? telemetry.serverNode() : null, telemetry.leftOut()));
+                        telemetry.serverNode() >= 0 ? telemetry.serverNode() : null, telemetry.leftOut()), missing);
         return manifest.start(ScheduleStart.of(line.anchor, line.earliestStart()))
                 .end(RunEnd.at(line.endEpochNanos()))
                 .totals(totals)

@@ -17,7 +17,8 @@ import java.util.function.ToLongFunction;
  * The self-check of a merged run. Guarantee: it keeps every node's failures (prefixed with the
  * node) and adds the checks only the merged log allows: the superposed schedule of all nodes
  * against the total rate (the arrival count, and a KS test of its gaps against Exp(total rate),
- * which fails when nodes share a seed), the skew of the nodes' starts (at most
+ * which fails when nodes share a seed), the stalls of single nodes ({@link NodeStalls}), the skew of
+ * the nodes' starts (at most
  * {@link RunMerge#MAX_START_SKEW_SHARE} of the shortest measured phase), and the record count
  * against the nodes' totals. Lag percentiles are the largest of the nodes' (the percentile of the
  * merged lags is at most that); CPU, GC, losses and duplicates add up; the verdict holds only if
@@ -43,7 +44,8 @@ final class MergedSelfCheck {
     }
 
     static SelfCheck evaluate(List<NodeRun> nodes, List<Phase> phases, LoadPlan.Arrivals arrivals, boolean open,
-                              PhaseInstants[] instants, long startSkew, long records, LogTotals totals) {
+                              PhaseInstants[] instants, long startSkew, long records, LogTotals totals,
+                              List<String> nodeStalls) {
         List<String> failures = new ArrayList<>();
         List<SelfCheck.PhaseCheck> checks = new ArrayList<>();
         for (int p = 0; p < phases.size(); p++) {
@@ -68,6 +70,7 @@ final class MergedSelfCheck {
         if (records != totals.scheduled()) {
             failures.add("the merged log holds " + records + " records but the nodes' totals count " + totals.scheduled());
         }
+        failures.addAll(nodeStalls);
         for (NodeRun n : nodes) {
             for (String f : n.selfCheck.failures()) {
                 failures.add("node " + n.index + ": " + f);

@@ -44,7 +44,12 @@ record NodeClock(long startOffsetNanos, long startAtNanos, long endOffsetNanos, 
                 * ((double) (t - startAtNanos) / (endAtNanos - startAtNanos)));
     }
 
-    /** Drift over the run, in ns of offset per s of run (ppm x 1000). */
+    /** Whether both the start and the end measurement succeeded, so that the drift was measured. */
+    boolean driftKnown() {
+        return measured && endAtNanos != startAtNanos;
+    }
+
+    /** Drift over the run, in ns of offset per s of run (ppm x 1000); 0 when not {@link #driftKnown()}. */
     double driftNanosPerSecond() {
         return endAtNanos == startAtNanos ? 0 : (endOffsetNanos - startOffsetNanos) * 1e9 / (endAtNanos - startAtNanos);
     }

@@ -3,6 +3,7 @@ package io.queuelab.core.merge;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.MergeInfo;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,7 +16,8 @@ import java.util.TreeMap;
 
 /**
  * Checks the run directories given to a merge before anything is written. Guarantee: what it
- * returns are complete measured runs of single nodes, every node of the run exactly once, sorted by
+ * returns are complete measured runs of single nodes, every node of the run exactly once (but those
+ * declared missing, which must then be absent: a partial merge), at least one node, sorted by
  * node index, with the same loop, arrival process and phases, measured against the same clock
  * reference or none; anything else is refused with an {@link IllegalArgumentException} naming the
  * run directories that disagree.
@@ -24,9 +26,10 @@ final class NodeRunValidation {
     private NodeRunValidation() {
     }
 
-    static List<NodeRun> validate(List<Path> runs) throws IOException {
-        if (runs.size() < 2) {
-            throw new IllegalArgumentException("give the run directories of at least two nodes, got " + runs.size());
+    static List<NodeRun> validate(List<Path> runs, List<MergeInfo.MissingNode> missing) throws IOException {
+        if (runs.isEmpty() || missing.isEmpty() && runs.size() < 2) {
+            throw new IllegalArgumentException("give the run directories of at least two nodes, got " + runs.size()
+                    + (missing.isEmpty() ? "" : " (and " + missing.size() + " missing)"));
         }
         List<NodeRun> nodes = new ArrayList<>();
         for (Path path : runs) {
@@ -58,9 +61,22 @@ final class NodeRunValidation {
                 throw new IllegalArgumentException("node " + n.index + " appears twice: " + twice.dir + " and " + n.dir);
             }
         }
+        Map<Integer, MergeInfo.MissingNode> absent = new TreeMap<>();
+        for (MergeInfo.MissingNode m : missing) {
+            if (m.index() < 0 || m.index() >= count) {
+                throw new IllegalArgumentException("missing node " + m.index() + " is not a node of this run of " + count);
+            }
+            if (byIndex.containsKey(m.index())) {
+                throw new IllegalArgumentException("node " + m.index() + " is given as missing, but " + byIndex.get(m.index()).dir
+                        + " is its run");
+            }
+            if (absent.put(m.index(), m) != null) {
+                throw new IllegalArgumentException("node " + m.index() + " is given as missing twice");
+            }
+        }
         for (int i = 0; i < count; i++) {
-            if (!byIndex.containsKey(i)) {
-                throw new IllegalArgumentException("node " + i + " of " + count + " is missing (give one run directory per node)");
+            if (!byIndex.containsKey(i) && !absent.containsKey(i)) {
+                throw new IllegalArgumentException("node " + i + " of " + count + " is missing (give one run directory per node, or --missing for a partial merge)");
             }
         }
         NodeRun first = nodes.get(0);

@@ -4,6 +4,7 @@ import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.manifest.BackendInfo;
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.run.LogTotals;
 import io.queuelab.core.run.SelfCheck;
 import io.queuelab.core.schedule.Phase;
@@ -20,7 +21,8 @@ import java.util.stream.Stream;
  * k}, same plan) into one run directory that every analysis reads like a single generator's run.
  * The jobs are each one class's: the inputs' checks ({@link NodeRunValidation}), the time line
  * ({@link MergedTimeLine}, {@link NodeClock}), the logs' k-way merge ({@link LogMerge}), the
- * telemetry ({@link TelemetryMerge}), the self-check ({@link MergedSelfCheck}) and the manifest
+ * telemetry ({@link TelemetryMerge}), the self-check ({@link MergedSelfCheck}, with the nodes' own
+ * stalls from {@link NodeStalls}) and the manifest
  * ({@link MergedManifest}).
  *
  * <p>Guarantees: every input is checked before anything is written; every record of every node
@@ -50,11 +52,20 @@ public final class RunMerge {
 
     /** Merges {@code runs} (one per node) into the new run directory {@code out}. */
     public static Result merge(List<Path> runs, Path out) throws IOException {
-        List<NodeRun> nodes = NodeRunValidation.validate(runs);
+        return merge(runs, List.of(), out);
+    }
+
+    /**
+     * Merges {@code runs} into {@code out}; the nodes in {@code missing} have no run to give (a partial
+     * merge: the merged run holds the others, its phases carry their rates, and its manifest names the
+     * missing nodes with their causes).
+     */
+    public static Result merge(List<Path> runs, List<MergeInfo.MissingNode> missing, Path out) throws IOException {
+        List<NodeRun> nodes = NodeRunValidation.validate(runs, missing);
         MergedTimeLine line = MergedTimeLine.of(nodes);
         RunDirectory dir = RunDirectory.create(out);
         try {
-            return write(dir, nodes, line);
+            return write(dir, nodes, line, missing);
         } catch (IOException | RuntimeException e) {
             try (Stream<Path> files = Files.list(dir.path())) {
                 for (Path f : files.toList()) {
@@ -66,7 +77,8 @@ public final class RunMerge {
         }
     }
 
-    private static Result write(RunDirectory dir, List<NodeRun> nodes, MergedTimeLine line) throws IOException {
+    private static Result write(RunDirectory dir, List<NodeRun> nodes, MergedTimeLine line,
+                                List<MergeInfo.MissingNode> missing) throws IOException {
         NodeRun first = nodes.get(0);
         List<Phase> phases = mergedPhases(nodes);
         long[] phaseStart = new long[phases.size()];
@@ -90,9 +102,10 @@ public final class RunMerge {
 
         long skew = line.startSkew();
         LogTotals totals = MergedSelfCheck.sumTotals(nodes);
+        List<String> stalls = NodeStalls.find(dir, nodes.stream().map(n -> n.index).toList(), line.earliestStart());
         SelfCheck check = MergedSelfCheck.evaluate(nodes, phases, first.config.arrivalProcess(), !first.config.closedLoop(),
-                instants, skew, records, totals);
-        MergedManifest.complete(manifest, nodes, line, totals, check, telemetry).write(dir.path());
+                instants, skew, records, totals, stalls);
+        MergedManifest.complete(manifest, nodes, line, totals, check, telemetry, missing).write(dir.path());
         String reference = first.clock.measured() ? first.clockReference() : null;
         return new Result(dir, records, nodes.size(), reference, skew, line.maxClockUncertainty(), check);
     }

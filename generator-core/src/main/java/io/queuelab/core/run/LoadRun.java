@@ -281,10 +281,18 @@ public final class LoadRun {
         // with a clock reference, --start-at is the reference's instant: every node starts together
         long offset = clockAtStart == null ? 0 : clockAtStart.offsetNanos();
         long at = config.startAt().getEpochSecond() * 1_000_000_000L + config.startAt().getNano() - anchorEpoch - offset;
-        if (at < clock.now()) {
-            throw new IllegalArgumentException("--start-at " + config.startAt() + " is in the past");
+        long now = clock.now();
+        if (at < now) {
+            throw new IllegalArgumentException("--start-at " + config.startAt() + " is " + seconds(now - at)
+                    + " in the past" + (clockAtStart == null ? "" : " on the reference's clock (this node's clock is "
+                    + (Math.abs(offset) < 100_000_000 ? "within 0.1 s of it: the node started too late"
+                    : seconds(Math.abs(offset)) + (offset < 0 ? " ahead of" : " behind") + " it") + ")"));
         }
         return at;
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 
     private static void closeAll(List<AutoCloseable> sessions) {

@@ -90,10 +90,14 @@ public final class SummaryText {
             b.append(String.format(Locale.ROOT, "          node %d on %s: %d requests", n.index(),
                     n.host() == null ? "?" : n.host().name(), n.totals() == null ? 0 : n.totals().scheduled()));
             if (n.clockOffsetNanos() != null) {
-                b.append(String.format(Locale.ROOT, ", clock offset %s +- %s", Durations.format(n.clockOffsetNanos()),
-                        Durations.format(n.clockUncertaintyNanos())));
+                b.append(String.format(Locale.ROOT, ", clock offset %s +- %s, drift %s", Durations.format(n.clockOffsetNanos()),
+                        Durations.format(n.clockUncertaintyNanos()), n.clockDriftNanosPerSecond() == null ? "unknown"
+                                : String.format(Locale.ROOT, "%.1f ppm", n.clockDriftNanosPerSecond() / 1000)));
             }
             b.append("; ").append(n.verdict()).append('\n');
+        }
+        if (merge.partial()) {
+            b.append("          ").append(merge.partialText()).append('\n');
         }
         return b.toString();
     }

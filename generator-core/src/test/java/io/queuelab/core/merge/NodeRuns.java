@@ -49,6 +49,8 @@ final class NodeRuns {
     String errorClass = "timeout";
     /** Intended instants (log time) of ok requests with operation code 0, service 1 ms. */
     long[] intended = {START + 1_000_000};
+    /** {from, to}: the ok requests intended in between complete only at {@code to} (+ 1 ms); null for none. */
+    long[] stall;
     /** Intended instants of requests failing with {@link #errorClass}. */
     long[] failed = {};
     List<String> failures = List.of();
@@ -64,8 +66,16 @@ final class NodeRuns {
                 log.defineOperation(code, operations.get(code));
             }
             log.defineOutcome(LogFormat.FIRST_ERROR, errorClass);
-            for (long t : intended) {
-                log.append(t, t, t, t + 1_000_000, index, 0, 0, LogFormat.OK, 0, 0);
+            // logged in the order they complete, as a generator logs them
+            long[][] ok = new long[intended.length][];
+            for (int r = 0; r < intended.length; r++) {
+                long t = intended[r];
+                boolean held = stall != null && t >= stall[0] && t < stall[1];
+                ok[r] = new long[] {t, (held ? stall[1] : t) + 1_000_000};
+            }
+            java.util.Arrays.sort(ok, java.util.Comparator.comparingLong(r -> r[1]));
+            for (long[] r : ok) {
+                log.append(r[0], r[0], r[0], r[1], index, 0, 0, LogFormat.OK, 0, 0);
             }
             for (long t : failed) {
                 log.append(t, t, t, t + 2_000_000, index, 0, 0, LogFormat.FIRST_ERROR, 0, 0);

@@ -178,7 +178,7 @@ class RunMergeTest {
         Path out = tmp.resolve("merged");
         Path a = node(0, n -> n.count = 3);
         Path b = node(1, n -> n.count = 3);
-        assertRefused("node 2 of 3 is missing (give one run directory per node)", out, a, b);
+        assertRefused("node 2 of 3 is missing (give one run directory per node, or --missing for a partial merge)", out, a, b);
         Path twice = tmp.resolve("twice");
         NodeRuns dup = new NodeRuns(1);
         dup.count = 3;

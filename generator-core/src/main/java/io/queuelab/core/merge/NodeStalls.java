@@ -1,0 +1,93 @@
+package io.queuelab.core.merge;
+
+import io.queuelab.core.log.LogFormat;
+import io.queuelab.core.log.RequestLogReader;
+import io.queuelab.core.log.RunDirectory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Finds the nodes of a merged run whose responses stopped while the other nodes' went on: a stall
+ * on that node's side (its machine, its JVM, or its network path to the server), which the
+ * response times would otherwise blame on the server.
+ *
+ * <p>Guarantee: a node is named for an interval when (1) it logged no completion for at least
+ * {@link #THRESHOLD_NANOS}, (2) the first request it completed after that gap had waited at least
+ * half the gap (so requests were outstanding through it: an idle node, with nothing scheduled, is
+ * not stalled), and (3) every other node completed requests during the gap with no gap of its own
+ * of {@link #THRESHOLD_NANOS} overlapping it by more than half (a gap that every node shares is the
+ * server's or the shared network's, and is not a generator's fault). A merge of one node names
+ * none. Read from the merged log after it is written (one more sequential pass).
+ */
+final class NodeStalls {
+    /** The shortest silence of a node that counts as a stall. */
+    static final long THRESHOLD_NANOS = 1_000_000_000L;
+
+    /** A node's silence: no completion between {@code from} and {@code to}, merged time line. */
+    record Gap(int node, long from, long to, boolean outstanding) {
+        long length() {
+            return to - from;
+        }
+
+        long overlap(Gap other) {
+            return Math.max(0, Math.min(to, other.to) - Math.max(from, other.from));
+        }
+    }
+
+    private NodeStalls() {
+    }
+
+    /**
+     * The self-check failures for the stalls in {@code merged}, one per stalled node and interval;
+     * {@code runStart} is the merged schedule's start, from which the intervals are counted.
+     */
+    static List<String> find(RunDirectory merged, List<Integer> nodes, long runStart) throws IOException {
+        if (nodes.size() < 2) {
+            return List.of();
+        }
+        List<Gap> gaps = gaps(merged);
+        List<String> failures = new ArrayList<>();
+        for (Gap g : gaps) {
+            if (!g.outstanding()) {
+                continue;
+            }
+            boolean othersAnswered = true;
+            for (Gap other : gaps) {
+                if (other.node() != g.node() && other.overlap(g) * 2 > g.length()) {
+                    othersAnswered = false;
+                }
+            }
+            if (othersAnswered) {
+                failures.add(String.format(Locale.ROOT, "node %d: no response for %.1f s (%.1f s to %.1f s of the run) while "
+                                + "the other nodes' responses went on: a client-side or network stall of that node",
+                        g.node(), g.length() / 1e9, (g.from() - runStart) / 1e9, (g.to() - runStart) / 1e9));
+            }
+        }
+        return failures;
+    }
+
+    /** Every node's completion gaps of at least {@link #THRESHOLD_NANOS}, in the merged log's order. */
+    static List<Gap> gaps(RunDirectory merged) throws IOException {
+        Map<Integer, Long> last = new HashMap<>();
+        List<Gap> gaps = new ArrayList<>();
+        try (RequestLogReader log = merged.openLog()) {
+            while (log.next()) {
+                long completed = log.completed();
+                if (completed == LogFormat.NONE) {
+                    continue;
+                }
+                Long previous = last.put(log.node(), completed);
+                if (previous != null && completed - previous >= THRESHOLD_NANOS) {
+                    long waited = completed - log.intended();
+                    gaps.add(new Gap(log.node(), previous, completed, waited * 2 >= completed - previous));
+                }
+            }
+        }
+        return gaps;
+    }
+}
