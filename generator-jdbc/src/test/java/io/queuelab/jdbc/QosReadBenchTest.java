@@ -63,6 +63,25 @@ class QosReadBenchTest {
         }
     }
 
+    private static String plan(String sql) throws SQLException {
+        try (Connection c = TestDatabases.embedded().connect(0); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("EXPLAIN " + sql)) {
+            StringBuilder plan = new StringBuilder();
+            while (r.next()) {
+                plan.append(r.getString("table")).append(':').append(r.getString("type")).append(' ');
+            }
+            return plan.toString().trim();
+        }
+    }
+
+    @Test
+    void schema1HasOnlyItsPrimaryKeySoQ1ScansItAsInTheSeed() throws SQLException {
+        // issue 27: a key on (customer_id, start_time) made Q1 an index lookup on schema 1
+        assertEquals("qos1_results:ALL", plan(seedCase("Q1.1", false, true).sql(QosSchema.ONE)));
+        assertTrue(plan(seedCase("Q1.1", false, true).sql(QosSchema.TWO)).startsWith("m:ref"),
+                "schema 2 finds the customer by its key: " + plan(seedCase("Q1.1", false, true).sql(QosSchema.TWO)));
+    }
+
     @Test
     void everySeedCasePreparesOnEverySchemaItAppliesTo() throws SQLException {
         List<QosReadCase> cases = QosReadCase.seedCases();
