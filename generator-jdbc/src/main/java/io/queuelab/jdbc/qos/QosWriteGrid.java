@@ -29,7 +29,11 @@ import java.util.Map;
  *
  * <p>A round's cycle time is from the common start of the clients until the last client has
  * written its last line (the run's {@code end.workDoneAtSeconds}); connections are opened before
- * the start. Each cell starts on fresh, empty tables ({@code qosw<n>_...}).
+ * the start. Each cell starts on fresh, empty tables ({@code qosw<n>_...}) with a warm-up round
+ * ({@code round-00}): a complete round whose cycle time is kept apart ({@link CellResult#warmupSeconds})
+ * and left out of the mean and of the rounds counted, because the first round of a cell runs on
+ * empty tables (and, in the first cell, in a cold JVM and buffer pool) and was up to several times
+ * slower or faster than the rest.
  *
  * <p>Guarantees: a cell is reported only from rounds in which every line was written: a round
  * with a failed line, or one that hit its time limit, fails the grid with the round's directory
@@ -50,7 +54,8 @@ public final class QosWriteGrid {
             return (long) clients * rowsPerClient;
         }
 
-        String directoryName() {
+        /** The cell's directory under the grid's, e.g. {@code schema2-c4-r100}. */
+        public String directoryName() {
             return "schema" + schema.number() + "-c" + clients + "-r" + rowsPerClient;
         }
     }
@@ -78,7 +83,8 @@ public final class QosWriteGrid {
     }
 
     /** A measured cell. */
-    public record CellResult(Cell cell, List<Double> cycleSeconds, double meanSeconds, double relativeError, boolean converged) {
+    public record CellResult(Cell cell, double warmupSeconds, List<Double> cycleSeconds, double meanSeconds, double relativeError,
+                             boolean converged) {
         /** Lines written per second: clients x rows / mean cycle time. */
         public double linesPerSecond() {
             return cell.lines() / meanSeconds;
@@ -136,6 +142,10 @@ public final class QosWriteGrid {
     /** Measures one cell on fresh tables; null when a stop request ended it. */
     public CellResult run(Cell cell) throws Exception {
         QosWriteBackend.createTables(target, cell.schema(), QosWriteBackend.WRITE_BASE);
+        double warmup = round(cell, 0);
+        if (Double.isNaN(warmup)) {
+            return null;
+        }
         List<Double> cycles = new ArrayList<>();
         double error = Double.POSITIVE_INFINITY;
         for (int round = 1; round <= rules.maxRounds(); round++) {
@@ -152,16 +162,17 @@ public final class QosWriteGrid {
             }
         }
         double mean = cycles.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        CellResult r = new CellResult(cell, List.copyOf(cycles), mean, error, error < rules.maxRelativeError());
+        CellResult r = new CellResult(cell, warmup, List.copyOf(cycles), mean, error, error < rules.maxRelativeError());
         if (progress != null) {
-            progress.printf(Locale.ROOT, "schema %d, %d clients x %d rows: %.0f lines/s (%d rounds, mean cycle %.4f s, SE %.1f %%%s)%n",
-                    cell.schema().number(), cell.clients(), cell.rowsPerClient(), r.linesPerSecond(), cycles.size(),
+            progress.printf(Locale.ROOT, "schema %d, %d clients x %d rows: %.0f lines/s (%d rounds after a warm-up round of %.4f s,"
+                    + " mean cycle %.4f s, SE %.1f %%%s)%n",
+                    cell.schema().number(), cell.clients(), cell.rowsPerClient(), r.linesPerSecond(), cycles.size(), warmup,
                     mean, 100 * error, r.converged() ? "" : ", NOT below the limit");
         }
         return r;
     }
 
-    /** The round's cycle time, or NaN when a stop request ended it. */
+    /** The round's cycle time, or NaN when a stop request ended it; round 0 is the cell's warm-up round. */
     private double round(Cell cell, int round) throws Exception {
         Path dir = out.resolve(cell.directoryName()).resolve(String.format(Locale.ROOT, "round-%02d", round));
         Files.createDirectories(dir.getParent());
@@ -171,7 +182,7 @@ public final class QosWriteGrid {
                 Duration.ofSeconds(10), dir);
         RunResult result;
         try (QosWriteBackend backend = QosWriteBackend.open(target, cell.schema(), QosWriteBackend.WRITE_BASE,
-                cell.rowsPerClient(), 1 + (round - 1) * cell.clients())) {
+                cell.rowsPerClient(), 1 + round * cell.clients())) {
             result = LoadRun.execute(config, backend, Map.of("workload", "qos-write", "schema", cell.schema().number(),
                     "clients", cell.clients(), "rowsPerClient", cell.rowsPerClient(), "round", round), null, RunCompanion.NONE, stop);
         }
@@ -190,10 +201,11 @@ public final class QosWriteGrid {
 
     /** The grid as CSV: one line per cell. */
     public static void writeCsv(Path file, List<CellResult> results) throws IOException {
-        StringBuilder b = new StringBuilder("schema,clients,rows_per_client,rounds,mean_cycle_seconds,relative_standard_error,converged,lines_per_second\n");
+        StringBuilder b = new StringBuilder("schema,clients,rows_per_client,warmup_cycle_seconds,rounds,mean_cycle_seconds,"
+                + "relative_standard_error,converged,lines_per_second\n");
         for (CellResult r : results) {
-            b.append(String.format(Locale.ROOT, "%d,%d,%d,%d,%.6f,%.4f,%b,%.1f%n", r.cell().schema().number(), r.cell().clients(),
-                    r.cell().rowsPerClient(), r.cycleSeconds().size(), r.meanSeconds(), r.relativeError(), r.converged(),
+            b.append(String.format(Locale.ROOT, "%d,%d,%d,%.6f,%d,%.6f,%.4f,%b,%.1f%n", r.cell().schema().number(), r.cell().clients(),
+                    r.cell().rowsPerClient(), r.warmupSeconds(), r.cycleSeconds().size(), r.meanSeconds(), r.relativeError(), r.converged(),
                     r.linesPerSecond()));
         }
         Files.writeString(file, b);
