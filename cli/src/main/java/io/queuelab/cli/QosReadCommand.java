@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
         description = {"Seed 000's read test on the data 'queuelab load --relation qos' loaded: for each case of Q1-Q5 (the"
                 + " seed's Tables 5.1-5.5, Q3 with the query cache on/off and one/all tables, Q1 on schema 2 also with"
                 + " STRAIGHT_JOIN), each schema and each client count, N clients start the query at once and fetch the whole"
-                + " result; the measure is the mean time per client.",
+                + " result; a round's measure is the mean time per client, repeated --rounds times (the cache, when on, is"
+                + " emptied before the first round only), reported as the mean with its 95 % interval.",
                 "Leaves <out>/reads.csv, reads.txt and a run directory per measurement."})
 public final class QosReadCommand implements Callable<Integer> {
     @Spec
@@ -44,6 +45,10 @@ public final class QosReadCommand implements Callable<Integer> {
             description = "Client counts (default: ${DEFAULT-VALUE}; the seed went from 1 to 50).")
     List<Integer> clients;
 
+    @Option(names = "--rounds", paramLabel = "K", defaultValue = "5",
+            description = "Rounds per measurement, at least 2 (default: the seed's ${DEFAULT-VALUE}).")
+    int rounds;
+
     @Option(names = "--query-cache-mb", paramLabel = "MB", defaultValue = "64",
             description = "query_cache_size for the cases with the query cache on (default: ${DEFAULT-VALUE} MB).")
     int queryCacheMb;
@@ -58,6 +63,7 @@ public final class QosReadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<QosReadBench.Cell> cells = cells();
+        QosReadBench.requireRounds(rounds);
         if (queryCacheMb < 0) {
             throw new IllegalArgumentException("--query-cache-mb must be 0 or more");
         }
@@ -68,7 +74,7 @@ public final class QosReadCommand implements Callable<Integer> {
         boolean interrupted;
         int exitCode;
         try (JdbcEnvironment db = connection.open(); RunSignals signals = RunSignals.install(new PrintWriter(System.err, true));
-             QosReadBench bench = new QosReadBench(db.target(), dir, limit, (long) queryCacheMb << 20, 1, signals.stop())) {
+             QosReadBench bench = new QosReadBench(db.target(), dir, rounds, limit, (long) queryCacheMb << 20, 1, signals.stop())) {
             Files.createDirectories(dir);
             for (QosReadBench.Cell cell : cells) {
                 QosReadBench.CellResult r = bench.run(cell);
@@ -76,8 +82,9 @@ public final class QosReadCommand implements Callable<Integer> {
                     break;
                 }
                 results.add(r);
-                w.printf(Locale.ROOT, "%-8s schema %d, %2d clients: %8d rows, %.4f s per client%n", cell.readCase().name(),
-                        cell.schema().number(), cell.clients(), r.rows(), r.secondsPerClient());
+                w.printf(Locale.ROOT, "%-8s schema %d, %2d clients: %8d rows, %.4f +- %.4f s per client (%d rounds, %d query cache hits)%n",
+                        cell.readCase().name(), cell.schema().number(), cell.clients(), r.rows(), r.secondsPerClient(), r.ci95Seconds(),
+                        r.roundSeconds().size(), r.queryCacheHits());
                 w.flush();
             }
             interrupted = signals.interrupted();
@@ -98,11 +105,6 @@ public final class QosReadCommand implements Callable<Integer> {
 
     private List<QosReadBench.Cell> cells() {
         List<QosSchema> chosenSchemas = schemas.stream().map(QosSchema::of).toList();
-        for (int n : clients) {
-            if (n < 1) {
-                throw new IllegalArgumentException("--clients must be at least 1, not " + n);
-            }
-        }
         List<QosReadBench.Cell> cells = new ArrayList<>();
         for (String q : queries) {
             List<QosReadCase> matching = QosReadCase.seedCases().stream()
@@ -126,9 +128,9 @@ public final class QosReadCommand implements Callable<Integer> {
     /** Seconds per client: one line per case and schema, one column per client count. */
     static String table(List<QosReadBench.CellResult> results) {
         List<Integer> clientValues = results.stream().map(r -> r.cell().clients()).distinct().sorted().toList();
-        StringBuilder b = new StringBuilder("seconds per client (clients across)\n");
+        StringBuilder b = new StringBuilder("seconds per client, mean over the rounds +- 95 % interval (clients across)\n");
         b.append(String.format(Locale.ROOT, "%-8s %-5s %-9s %6s %8s", "case", "cache", "tables", "schema", "rows"));
-        clientValues.forEach(n -> b.append(String.format(Locale.ROOT, " %9d", n)));
+        clientValues.forEach(n -> b.append(String.format(Locale.ROOT, " %17d", n)));
         b.append('\n');
         List<String> keys = new ArrayList<>();
         for (QosReadBench.CellResult r : results) {
@@ -142,8 +144,8 @@ public final class QosReadCommand implements Callable<Integer> {
                     c.allTables() ? "all" : "one", r.cell().schema().number(), r.rows()));
             for (int n : clientValues) {
                 b.append(results.stream().filter(x -> (x.cell().readCase() + "/" + x.cell().schema()).equals(key) && x.cell().clients() == n)
-                        .findFirst().map(x -> String.format(Locale.ROOT, " %9.4f", x.secondsPerClient()))
-                        .orElse(String.format(Locale.ROOT, " %9s", "-")));
+                        .findFirst().map(x -> String.format(Locale.ROOT, " %8.4f+-%-7.4f", x.secondsPerClient(), x.ci95Seconds()))
+                        .orElse(String.format(Locale.ROOT, " %17s", "-")));
             }
             b.append('\n');
         }

@@ -30,14 +30,15 @@ class QosCommandsTest {
         assertTrue(grid.out().contains("schema 3: lines/s (rows per client across, clients down)"), grid.out());
         List<String> csv = Files.readAllLines(out.resolve("grid.csv"));
         assertEquals(1 + 3 * 2, csv.size(), csv.toString());
-        assertTrue(csv.get(6).startsWith("3,2,3,2,"), csv.get(6));
+        assertTrue(csv.get(6).startsWith("3,2,3,") && csv.get(6).split(",")[4].equals("2"), csv.get(6));
+        assertTrue(Files.exists(out.resolve("schema3-c2-r3").resolve("round-00").resolve("manifest.json")), "the warm-up round");
         assertTrue(Files.size(out.resolve("grid-schema3.png")) > 1000);
         assertTrue(Files.exists(out.resolve("schema3-c2-r3").resolve("round-02").resolve("manifest.json")));
         CliTestSupport.Result summary = CliTestSupport.run("summary", out.resolve("schema3-c2-r3").resolve("round-01").toString());
         assertTrue(summary.out().contains("requests  6 logged (0 in warm-up), ok 6"), summary.out());
 
         Path reads = tmp.resolve("reads");
-        CliTestSupport.Result read = CliTestSupport.run("qos-read", "--queries", "Q1.1,Q1.1-sj,Q3.5", "--clients", "1,3",
+        CliTestSupport.Result read = CliTestSupport.run("qos-read", "--queries", "Q1.1,Q1.1-sj,Q3.5", "--clients", "1,3", "--rounds", "2",
                 "--embedded-dir", EMBEDDED_DIR, "--out", reads.toString());
         assertEquals(0, read.exitCode(), read.toString());
         List<String> readCsv = Files.readAllLines(reads.resolve("reads.csv"));
@@ -78,6 +79,10 @@ class QosCommandsTest {
                 {"qos-ingest", "--writers", "0"},
                 {"qos-ingest", "--schema", "7"},
                 {"qos-read", "--clients", "0"},
+                {"qos-read", "--clients", "51"},
+                {"qos-read", "--rounds", "1"},
+                {"qos-write", "--clients", "129"},
+                {"qos-write", "--rows", "10001"},
                 {"qos-score", "--write", tmp.resolve("none.csv").toString(), "--read", tmp.resolve("none.csv").toString()},
         });
         CliTestSupport.Result r = CliTestSupport.run("load", "--relation", "qos", "--schema", "4");

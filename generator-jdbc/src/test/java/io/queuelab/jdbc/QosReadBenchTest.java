@@ -101,7 +101,7 @@ class QosReadBenchTest {
 
     @Test
     void eachClientFetchesTheWholeResultAndTheSchemasAgreeOnItsSize() throws Exception {
-        try (QosReadBench bench = new QosReadBench(TestDatabases.embedded(), dir, Duration.ofSeconds(60), 16 << 20, 1)) {
+        try (QosReadBench bench = new QosReadBench(TestDatabases.embedded(), dir, 2, Duration.ofSeconds(60), 16 << 20, 1)) {
             for (QosSchema s : QosSchema.values()) {
                 // Q2.1: ul_delay < 1, one row per run
                 QosReadBench.CellResult q2 = bench.run(new QosReadBench.Cell(seedCase("Q2.1", false, true), s, 3));
@@ -112,7 +112,7 @@ class QosReadBenchTest {
             }
             QosReadBench.CellResult sj = bench.run(new QosReadBench.Cell(seedCase("Q1.4-sj", false, true), QosSchema.TWO, 2));
             assertEquals(1200, sj.rows());
-            Path log = dir.resolve("Q1.4-sj-schema2-c2");
+            Path log = dir.resolve("Q1.4-sj-schema2-c2").resolve("round-02");
             assertTrue(Files.exists(log.resolve("manifest.json")));
             String sql = io.queuelab.core.log.RunDirectory.open(log).manifest().settings().get("sql").toString();
             assertTrue(sql.startsWith("SELECT STRAIGHT_JOIN SQL_NO_CACHE m.*, a.* FROM qos2_measurementsId m JOIN"), sql);
@@ -120,8 +120,33 @@ class QosReadBenchTest {
     }
 
     @Test
+    void aCellIsRepeatedAndWithTheCacheOnTheLaterRoundsAreServedFromIt() throws Exception {
+        // issue 27: one round per cell, the cache emptied before it, so the seed's cache-on effect never showed
+        try (QosReadBench bench = new QosReadBench(TestDatabases.embedded(), dir, 5, Duration.ofSeconds(60), 16 << 20, 1)) {
+            QosReadBench.CellResult on = bench.run(new QosReadBench.Cell(seedCase("Q3.1", true, false), QosSchema.THREE, 2));
+            assertEquals(5, on.roundSeconds().size());
+            for (int round = 1; round <= 5; round++) {
+                assertTrue(Files.isDirectory(dir.resolve("Q3.1-schema3-c2").resolve(String.format("round-%02d", round))));
+            }
+            assertTrue(on.queryCacheHits() >= 4 * 2, "rounds 2-5 of 2 clients hit the cache: " + on.queryCacheHits() + " hits");
+            assertTrue(on.ci95Seconds() > 0 && Double.isFinite(on.ci95Seconds()), on.toString());
+            QosReadBench.CellResult off = bench.run(new QosReadBench.Cell(seedCase("Q3.9", false, false), QosSchema.THREE, 2));
+            assertEquals(0, off.queryCacheHits(), "cache off");
+            assertEquals(on.rows(), off.rows());
+        }
+    }
+
+    @Test
+    void theIntervalIsStudentsTOverTheRounds() {
+        // mean 2, s = 1 over 3 rounds: t(0.975, 2) = 4.3027 x 1 / sqrt(3)
+        QosReadBench.CellResult r = new QosReadBench.CellResult(null, 0, List.of(1.0, 2.0, 3.0), 0);
+        assertEquals(2.0, r.secondsPerClient(), 1e-12);
+        assertEquals(4.302652729911275 / Math.sqrt(3), r.ci95Seconds(), 1e-9);
+    }
+
+    @Test
     void theQueryCacheCasesStoreTheResultAndTheOthersDoNot() throws Exception {
-        try (QosReadBench bench = new QosReadBench(TestDatabases.embedded(), dir, Duration.ofSeconds(60), 16 << 20, 1)) {
+        try (QosReadBench bench = new QosReadBench(TestDatabases.embedded(), dir, 2, Duration.ofSeconds(60), 16 << 20, 1)) {
             long inserts = status("Qcache_inserts");
             bench.run(new QosReadBench.Cell(seedCase("Q3.9", false, false), QosSchema.THREE, 2));
             assertEquals(inserts, status("Qcache_inserts"), "query cache off");

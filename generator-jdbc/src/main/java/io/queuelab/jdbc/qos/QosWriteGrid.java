@@ -44,9 +44,13 @@ import java.util.Map;
 public final class QosWriteGrid {
     /** One cell of the grid. */
     public record Cell(QosSchema schema, int clients, int rowsPerClient) {
+        /** The seed's grid spans 1 to 128 clients and 1 to 10,000 rows per client; a cell outside it is refused. */
         public Cell {
-            if (clients < 1 || rowsPerClient < 1) {
-                throw new IllegalArgumentException("a cell needs at least 1 client and 1 row per client");
+            if (clients < 1 || clients > 128) {
+                throw new IllegalArgumentException("--clients must be 1 to 128 (seed 000's write grid), not " + clients);
+            }
+            if (rowsPerClient < 1 || rowsPerClient > 10_000) {
+                throw new IllegalArgumentException("--rows must be 1 to 10000 per client (seed 000's write grid), not " + rowsPerClient);
             }
         }
 
