@@ -3,6 +3,7 @@ package io.queuelab.cli;
 import io.queuelab.jdbc.JdbcEnvironment;
 import io.queuelab.jdbc.qos.QosReadBench;
 import io.queuelab.jdbc.qos.QosReadCase;
+import io.queuelab.jdbc.qos.QosReadDataSet;
 import io.queuelab.jdbc.qos.QosSchema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -62,8 +63,9 @@ public final class QosReadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<QosReadBench.Cell> cells = cells();
         QosReadBench.requireRounds(rounds);
+        List<QosSchema> chosenSchemas = schemas.stream().map(QosSchema::of).toList();
+        cells(new QosReadDataSet(1, 1), chosenSchemas); // the queries and client counts, before a server starts
         if (queryCacheMb < 0) {
             throw new IllegalArgumentException("--query-cache-mb must be 0 or more");
         }
@@ -71,10 +73,13 @@ public final class QosReadCommand implements Callable<Integer> {
         OutputPath.requireCreatable(dir, "output directory");
         PrintWriter w = spec.commandLine().getOut();
         List<QosReadBench.CellResult> results = new ArrayList<>();
+        List<QosReadBench.Cell> cells;
         boolean interrupted;
         int exitCode;
         try (JdbcEnvironment db = connection.open(); RunSignals signals = RunSignals.install(new PrintWriter(System.err, true));
              QosReadBench bench = new QosReadBench(db.target(), dir, rounds, limit, (long) queryCacheMb << 20, 1, signals.stop())) {
+            QosReadDataSet data = loadedDataSet(db, chosenSchemas);
+            cells = cells(data, chosenSchemas);
             Files.createDirectories(dir);
             for (QosReadBench.Cell cell : cells) {
                 QosReadBench.CellResult r = bench.run(cell);
@@ -103,11 +108,24 @@ public final class QosReadCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<QosReadBench.Cell> cells() {
-        List<QosSchema> chosenSchemas = schemas.stream().map(QosSchema::of).toList();
+    /** The data set the chosen schemas hold, which must be one: the cases' conditions are made for its scale. */
+    private static QosReadDataSet loadedDataSet(JdbcEnvironment db, List<QosSchema> chosen) throws java.sql.SQLException {
+        QosReadDataSet data = null;
+        for (QosSchema s : chosen) {
+            QosReadDataSet d = io.queuelab.jdbc.qos.QosLoader.loaded(db.target(), s);
+            if (data != null && !data.equals(d)) {
+                throw new IllegalArgumentException("the schemas hold different data sets (" + data + ", " + d
+                        + "): load them at one scale and seed");
+            }
+            data = d;
+        }
+        return data;
+    }
+
+    private List<QosReadBench.Cell> cells(QosReadDataSet data, List<QosSchema> chosenSchemas) {
         List<QosReadBench.Cell> cells = new ArrayList<>();
         for (String q : queries) {
-            List<QosReadCase> matching = QosReadCase.seedCases().stream()
+            List<QosReadCase> matching = QosReadCase.seedCases(data).stream()
                     .filter(c -> c.query().equalsIgnoreCase(q) || c.name().equalsIgnoreCase(q)).toList();
             if (matching.isEmpty()) {
                 throw new IllegalArgumentException("unknown query or case '" + q + "' (expected Q1 to Q5, or a case such as Q3.5 or Q1.2-sj)");

@@ -39,7 +39,7 @@ class QosReadBenchTest {
     }
 
     private static QosReadCase seedCase(String name, boolean cache, boolean all) {
-        return QosReadCase.seedCases().stream().filter(c -> c.name().equals(name) && c.queryCache() == cache && c.allTables() == all)
+        return QosReadCase.seedCases(DATA).stream().filter(c -> c.name().equals(name) && c.queryCache() == cache && c.allTables() == all)
                 .findFirst().orElseThrow();
     }
 
@@ -83,8 +83,20 @@ class QosReadBenchTest {
     }
 
     @Test
+    void everyCaseSelectsTheRowsItWasMadeForOnEverySchema() throws SQLException {
+        // issue 27: below scale 1 the seed's thresholds exceeded the short runs, and the cases meant to be equal were not
+        for (QosReadCase rc : QosReadCase.seedCases(DATA)) {
+            for (QosSchema s : QosSchema.values()) {
+                if (rc.appliesTo(s)) {
+                    assertEquals(rc.rows(), QosTestSql.scalar(rc.countSql(s)), rc.name() + " " + rc.condition() + " on schema " + s.number());
+                }
+            }
+        }
+    }
+
+    @Test
     void everySeedCasePreparesOnEverySchemaItAppliesTo() throws SQLException {
-        List<QosReadCase> cases = QosReadCase.seedCases();
+        List<QosReadCase> cases = QosReadCase.seedCases(DATA);
         assertEquals(4 + 4 + 4 + 16 + 5 + 7, cases.size());
         try (Connection c = TestDatabases.embedded().connect(0)) {
             for (QosReadCase rc : cases) {
@@ -107,8 +119,8 @@ class QosReadBenchTest {
                 QosReadBench.CellResult q2 = bench.run(new QosReadBench.Cell(seedCase("Q2.1", false, true), s, 3));
                 assertEquals(556, q2.rows());
                 assertTrue(q2.secondsPerClient() > 0);
-                // Q4.4: customer_id > 56 AND ul_delay < 100: the 500 short runs, 2 rows each at this scale
-                assertEquals(1000, bench.run(new QosReadBench.Cell(seedCase("Q4.4", false, true), s, 2)).rows());
+                // Q4.4: customer_id > 456 AND ul_delay < 1 at this scale: 100 short runs, 1 row each, as Q4.3 (scale 1: 50,000)
+                assertEquals(100, bench.run(new QosReadBench.Cell(seedCase("Q4.4", false, true), s, 2)).rows());
             }
             QosReadBench.CellResult sj = bench.run(new QosReadBench.Cell(seedCase("Q1.4-sj", false, true), QosSchema.TWO, 2));
             assertEquals(1200, sj.rows());

@@ -154,6 +154,11 @@ public final class QosReadBench implements AutoCloseable {
                 rows = r.getLong(1);
             }
         }
+        if (rows != cell.readCase().rows()) {
+            throw new IllegalStateException(cell.readCase().name() + " on schema " + cell.schema().number() + " selects " + rows
+                    + " rows, not the " + cell.readCase().rows() + " of the data set its conditions were made for: load the"
+                    + " schemas at one scale (queuelab load --relation qos --scale F)");
+        }
         long hitsBefore = status("Qcache_hits");
         List<Double> seconds = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
