@@ -27,7 +27,8 @@ import java.util.concurrent.Callable;
                 + " STRAIGHT_JOIN), each schema and each client count, N clients start the query at once and fetch the whole"
                 + " result; a round's measure is the mean time per client, repeated --rounds times (the cache, when on, is"
                 + " emptied before the first round only), reported as the mean with its 95 % interval.",
-                "Leaves <out>/reads.csv, reads.txt and a run directory per measurement."})
+                "Leaves <out>/reads.csv, reads.txt and a run directory per round (<out>/<case>-schema<n>-c<N>/round-NN); an"
+                        + " interrupted test leaves the cells measured so far as reads-incomplete.csv, reads.txt saying so."})
 public final class QosReadCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -95,11 +96,14 @@ public final class QosReadCommand implements Callable<Integer> {
             interrupted = signals.interrupted();
             exitCode = signals.exitCode();
         }
-        Files.writeString(dir.resolve("reads.csv"), QosReadBench.csv(results));
-        String table = table(results);
+        // an interrupted read test keeps its cells under a name that says so, never as a complete reads.csv
+        String csv = interrupted ? "reads-incomplete.csv" : "reads.csv";
+        Files.writeString(dir.resolve(csv), QosReadBench.csv(results));
+        String table = (interrupted ? "INCOMPLETE: interrupted after " + results.size() + " of " + cells.size() + " measurements\n" : "")
+                + table(results);
         Files.writeString(dir.resolve("reads.txt"), table);
         w.print(table);
-        w.println("wrote " + dir.resolve("reads.csv") + " and reads.txt");
+        w.println("wrote " + dir.resolve(csv) + " and reads.txt");
         w.flush();
         if (interrupted) {
             throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " of " + cells.size()

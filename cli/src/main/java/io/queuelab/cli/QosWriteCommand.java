@@ -33,7 +33,9 @@ import java.util.concurrent.Callable;
         description = {"Seed 000's write test: N clients each write R result lines into schema 1, 2 or 3 and leave (a closed"
                 + " run with finite work per client); each cell is repeated until the standard error of the mean cycle time is"
                 + " below --max-error of it (at least --min-rounds); lines/s = N x R / mean cycle time.",
-                "Leaves <out>/grid.csv, grid.txt, grid-schema<n>.png and a run directory per round (<out>/schema<n>-c<N>-r<R>/round-NN)."})
+                "Each cell begins with a warm-up round (round-00), kept apart from the mean.",
+                "Leaves <out>/grid.csv, grid.txt, grid-schema<n>.png and a run directory per round (<out>/schema<n>-c<N>-r<R>/round-NN);"
+                        + " an interrupted grid leaves the cells measured so far as grid-incomplete.csv, grid.txt saying so."})
 public final class QosWriteCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -104,14 +106,17 @@ public final class QosWriteCommand implements Callable<Integer> {
             interrupted = signals.interrupted();
             exitCode = signals.exitCode();
         }
-        QosWriteGrid.writeCsv(dir.resolve("grid.csv"), results);
-        String table = table(results);
+        // an interrupted grid keeps its cells under a name that says so, never as a complete grid.csv
+        String csv = interrupted ? "grid-incomplete.csv" : "grid.csv";
+        QosWriteGrid.writeCsv(dir.resolve(csv), results);
+        String table = (interrupted ? "INCOMPLETE: interrupted after " + results.size() + " of " + cells.size() + " cells\n" : "")
+                + table(results);
         Files.writeString(dir.resolve("grid.txt"), table);
         for (int s : results.stream().map(r -> r.cell().schema().number()).distinct().toList()) {
             chart(QosSchema.of(s), results, dir.resolve("grid-schema" + s + ".png"));
         }
         w.print(table);
-        w.println("wrote " + dir.resolve("grid.csv") + ", grid.txt and grid-schema<n>.png");
+        w.println("wrote " + dir.resolve(csv) + ", grid.txt and grid-schema<n>.png");
         w.flush();
         if (interrupted) {
             throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " of " + cells.size()
