@@ -1,5 +1,6 @@
 package io.queuelab.cli;
 
+import io.queuelab.reports.data.ResourceFigures;
 import io.queuelab.reports.data.ResourceTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,12 +27,24 @@ public final class ResourcesCommand implements Callable<Integer> {
                     + " name, e.g. individual=5,bulk=5,influx=1 (the paper's grades); given for every run, it enters the score with weight 0.2.")
     Map<String, Integer> difficulty = Map.of();
 
+    @Option(names = "--figures", paramLabel = "DIR",
+            description = "Also write seed 002's Figures 3 and 4 (resources-figure3.png, resources-figure4.png) into DIR, which must exist.")
+    Path figures;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        spec.commandLine().getOut().print(ResourceTable.of(runs, difficulty).render());
+        if (figures != null && !java.nio.file.Files.isDirectory(figures)) {
+            throw new IllegalArgumentException("--figures " + figures + " is not a directory");
+        }
+        ResourceTable table = ResourceTable.of(runs, difficulty);
+        spec.commandLine().getOut().print(table.render());
+        if (figures != null) {
+            ResourceFigures.write(table, figures);
+            spec.commandLine().getOut().println("wrote " + figures.resolve(ResourceFigures.FIGURE_3) + " and " + ResourceFigures.FIGURE_4);
+        }
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -176,8 +176,12 @@ public record ResourceTable(List<Row> rows) {
         return new double[] {bytes / seconds};
     }
 
-    /** The paper's points of each row (weighted sum of the columns relative to their maxima). */
-    public double[] points() {
+    /** The criteria in the paper's Figure 3 and 4 order of {@link Row#columns()}, then the difficulty grade. */
+    public static final List<String> CRITERIA = List.of("CPU server", "RAM server", "CPU client", "RAM client", "disk I/O",
+            "disk growth", "network", "difficulty");
+
+    /** Each row's columns relative to the column's maximum over the rows, 0 to 1 (the paper's Figure 3). */
+    public double[][] relativeToMax() {
         double[] max = new double[WEIGHTS.length];
         for (Row r : rows) {
             double[] c = r.columns();
@@ -185,17 +189,35 @@ public record ResourceTable(List<Row> rows) {
                 max[i] = Math.max(max[i], c[i]);
             }
         }
-        double[] points = new double[rows.size()];
+        double[][] relative = new double[rows.size()][WEIGHTS.length];
         for (int k = 0; k < rows.size(); k++) {
             double[] c = rows.get(k).columns();
             for (int i = 0; i < c.length; i++) {
-                points[k] += max[i] > 0 ? WEIGHTS[i] * c[i] / max[i] : 0;
-            }
-            if (graded()) {
-                points[k] += DIFFICULTY_WEIGHT * rows.get(k).difficulty();
+                relative[k][i] = max[i] > 0 ? c[i] / max[i] : 0;
             }
         }
-        return points;
+        return relative;
+    }
+
+    /**
+     * Each row's points by criterion ({@link #CRITERIA}): the relative column times its weight, and
+     * 0.2 x the difficulty grade when every row has one (the paper's Figure 4, before aggregation).
+     */
+    public double[][] components() {
+        double[][] relative = relativeToMax();
+        double[][] components = new double[rows.size()][CRITERIA.size()];
+        for (int k = 0; k < rows.size(); k++) {
+            for (int i = 0; i < WEIGHTS.length; i++) {
+                components[k][i] = WEIGHTS[i] * relative[k][i];
+            }
+            components[k][WEIGHTS.length] = graded() ? DIFFICULTY_WEIGHT * rows.get(k).difficulty() : 0;
+        }
+        return components;
+    }
+
+    /** The paper's points of each row: the sum of its {@link #components()}. */
+    public double[] points() {
+        return Arrays.stream(components()).mapToDouble(c -> Arrays.stream(c).sum()).toArray();
     }
 
     /** The paper's score: (most points possible - points) / most points possible x 100. */

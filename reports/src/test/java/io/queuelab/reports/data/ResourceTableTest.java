@@ -83,6 +83,22 @@ class ResourceTableTest {
     }
 
     @Test
+    void figures3And4AreTheRelativeColumnsAndTheWeightedComponents() throws IOException {
+        ResourceTable table = ResourceTable.of(List.of(run("individual", 4, true), run("bulk", 1, true)),
+                java.util.Map.of("individual", 5, "bulk", 3));
+        double[][] relative = table.relativeToMax();
+        assertArrayEquals(new double[] {1, 1, 1, 1, 1, 1, 1}, relative[0], 1e-9);
+        assertArrayEquals(new double[] {0.25, 0.25, 1, 1, 0.25, 0.25, 0.25}, relative[1], 1e-9);
+        double[][] components = table.components();
+        assertArrayEquals(new double[] {2, 0.25, 2.5, 0.25, 2.5, 0.5, 1.5, 1.0}, components[0], 1e-9);
+        assertEquals(0.6, components[1][7], 1e-9, "0.2 x grade 3");
+        assertEquals(java.util.Arrays.stream(components[1]).sum(), table.points()[1], 1e-12);
+        ResourceFigures.write(table, tmp);
+        assertTrue(Files.size(tmp.resolve(ResourceFigures.FIGURE_3)) > 1000);
+        assertTrue(Files.size(tmp.resolve(ResourceFigures.FIGURE_4)) > 1000);
+    }
+
+    @Test
     void runsOfDifferentLengthsCompareByRateAndPerHourAndAreFlagged() throws IOException {
         // issue 27: a 10-s and a 40-s run of the same load once showed 4x the disk growth for the longer one
         ResourceTable table = ResourceTable.of(List.of(run("short", 1, true, 10, false), run("long", 1, true, 40, false)));
