@@ -4,7 +4,6 @@ import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.core.summary.SummaryText;
-import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.data.SteadyState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -45,7 +44,7 @@ public final class SummaryCommand implements Callable<Integer> {
             manifest.config().ifPresent(c -> c.phases().forEach(p -> phaseNames.add(p.name())));
         }
         spec.commandLine().getOut().print(SteadyState.of(run.path()).text(phaseNames));
-        ResourceUse.read(run.path()).ifPresent(use -> spec.commandLine().getOut().print(use.render()));
+        ResourceLines.print(spec.commandLine().getOut(), run.path());
         spec.commandLine().getOut().flush();
         return 0;
     }
@@ -61,7 +60,7 @@ public final class SummaryCommand implements Callable<Integer> {
             out.println();
             out.println("== " + path.getFileName() + " ==");
             out.print(SummaryText.render(RunSummary.of(run), Files.exists(run.manifestFile()) ? run.manifest() : null));
-            ResourceUse.read(path).ifPresent(use -> out.print(use.render()));
+            ResourceLines.print(out, path);
         }
         out.flush();
         return 0;

@@ -105,25 +105,39 @@ public record ResourceTable(List<Row> rows) {
                 throw new IOException(run + ": host-resources.csv has no " + (server == null ? "server" : "client")
                         + " process (a local server: the embedded MariaDB, an influxd the run started, or --server-pid)");
             }
-            double[] mariadb = counterRate(run.resolve(SERVER_STATUS), "Bytes_received", "Bytes_sent");
-            double[] sampler = counterRate(run.resolve(SERVER_STATUS), SAMPLER_RECEIVED, SAMPLER_SENT);
-            boolean samplerKnown = !Double.isNaN(mariadb[0]) && !Double.isNaN(sampler[0]);
-            if (samplerKnown) {
-                mariadb[0] -= sampler[0]; // the telemetry's own SHOW GLOBAL STATUS, not the load's traffic
-            }
-            double[] influx = counterRate(run.resolve(INFLUXDB_STATS), "writeReqBytes", "queryRespBytes");
-            boolean own = !Double.isNaN(mariadb[0]) || !Double.isNaN(influx[0]);
-            double[] ownNet = !Double.isNaN(mariadb[0]) ? mariadb : influx;
-            String ownSource = !Double.isNaN(mariadb[0]) ? "server's Bytes_received + Bytes_sent"
-                    + (samplerKnown ? " less the telemetry session's own" : " (the telemetry's own SHOW GLOBAL STATUS included)")
-                    : "InfluxDB's writeReqBytes + queryRespBytes (HTTP bodies)";
+            java.util.Optional<ServerTraffic> traffic = serverTraffic(run);
             rows.add(new Row(run.getFileName().toString(), server.spanSeconds(), server.cpuPercent(), server.maxRssBytes(),
                     client.cpuPercent(), client.maxRssBytes(), server.readBytesPerSecond() + server.writeBytesPerSecond(),
-                    server.dataDirGrowthBytes(), own ? ownNet[0] : server.netBytesPerSecond(),
-                    own ? ownSource : "network namespace (every process on it)", datapoints(run),
+                    server.dataDirGrowthBytes(), traffic.map(ServerTraffic::bytesPerSecond).orElse(server.netBytesPerSecond()),
+                    traffic.map(ServerTraffic::source).orElse("network namespace (every process on it)"), datapoints(run),
                     difficulty.getOrDefault(run.getFileName().toString(), 0)));
         }
         return new ResourceTable(rows);
+    }
+
+    /** A server's traffic with its clients, from its own byte counters, and which counters. */
+    public record ServerTraffic(double bytesPerSecond, String source) {
+    }
+
+    /**
+     * The server's own count of the bytes it exchanged with its clients over a run: MariaDB's
+     * Bytes_received + Bytes_sent less the telemetry session's own (when the sampler recorded it),
+     * or InfluxDB's HTTP bodies; empty when the run has neither. Unlike the network namespace's
+     * counters, it holds no other process's loopback traffic.
+     */
+    public static java.util.Optional<ServerTraffic> serverTraffic(Path run) throws IOException {
+        double[] mariadb = counterRate(run.resolve(SERVER_STATUS), "Bytes_received", "Bytes_sent");
+        if (!Double.isNaN(mariadb[0])) {
+            double[] sampler = counterRate(run.resolve(SERVER_STATUS), SAMPLER_RECEIVED, SAMPLER_SENT);
+            boolean samplerKnown = !Double.isNaN(sampler[0]);
+            // the telemetry's own SHOW GLOBAL STATUS is not the load's traffic
+            return java.util.Optional.of(new ServerTraffic(mariadb[0] - (samplerKnown ? sampler[0] : 0),
+                    "server's Bytes_received + Bytes_sent" + (samplerKnown ? " less the telemetry session's own"
+                            : " (the telemetry's own SHOW GLOBAL STATUS included)")));
+        }
+        double[] influx = counterRate(run.resolve(INFLUXDB_STATS), "writeReqBytes", "queryRespBytes");
+        return Double.isNaN(influx[0]) ? java.util.Optional.empty()
+                : java.util.Optional.of(new ServerTraffic(influx[0], "InfluxDB's writeReqBytes + queryRespBytes (HTTP bodies)"));
     }
 
     /** OK requests x the backend's pointsPerRequest, NaN when the manifest does not have both. */
