@@ -27,7 +27,8 @@ import java.util.concurrent.Callable;
                 + " STRAIGHT_JOIN), each schema and each client count, N clients start the query at once and fetch the whole"
                 + " result; a round's measure is the mean time per client, repeated --rounds times (the cache, when on, is"
                 + " emptied before the first round only), reported as the mean with its 95 % interval.",
-                "Leaves <out>/reads.csv, reads.txt and a run directory per round (<out>/<case>-schema<n>-c<N>/round-NN); an"
+                "Leaves <out>/reads.csv, reads.txt, a chart per case as the seed's Figures 5.8-5.27 (reads-<case>.png: seconds per"
+                        + " client against clients, one line per schema, the 95 % intervals as error bars) and a run directory per round (<out>/<case>-schema<n>-c<N>/round-NN); an"
                         + " interrupted test leaves the cells measured so far as reads-incomplete.csv, reads.txt saying so."})
 public final class QosReadCommand implements Callable<Integer> {
     @Spec
@@ -102,8 +103,9 @@ public final class QosReadCommand implements Callable<Integer> {
         String table = (interrupted ? "INCOMPLETE: interrupted after " + results.size() + " of " + cells.size() + " measurements\n" : "")
                 + table(results);
         Files.writeString(dir.resolve("reads.txt"), table);
+        charts(results, dir);
         w.print(table);
-        w.println("wrote " + dir.resolve(csv) + " and reads.txt");
+        w.println("wrote " + dir.resolve(csv) + ", reads.txt and reads-<case>.png");
         w.flush();
         if (interrupted) {
             throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " of " + cells.size()
@@ -145,6 +147,29 @@ public final class QosReadCommand implements Callable<Integer> {
             }
         }
         return cells;
+    }
+
+    /** The seed's Figures 5.8-5.27: per case, seconds per client against clients (log), one series per schema with its intervals. */
+    static void charts(List<QosReadBench.CellResult> results, Path dir) throws java.io.IOException {
+        for (QosReadCase c : results.stream().map(r -> r.cell().readCase()).distinct().toList()) {
+            org.knowm.xchart.XYChart chart = new org.knowm.xchart.XYChartBuilder().width(800).height(500)
+                    .title(c.name() + " (" + c.condition() + ", query cache " + (c.queryCache() ? "on" : "off") + ", "
+                            + (c.allTables() ? "all tables" : "one table") + ")")
+                    .xAxisTitle("clients").yAxisTitle("total execution time [s/client]").build();
+            chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+            chart.getStyler().setXAxisLogarithmic(true);
+            for (QosSchema s : QosSchema.values()) {
+                List<QosReadBench.CellResult> line = results.stream().filter(r -> r.cell().readCase().equals(c) && r.cell().schema() == s)
+                        .sorted(java.util.Comparator.comparingInt(r -> r.cell().clients())).toList();
+                if (!line.isEmpty()) {
+                    chart.addSeries("schema " + s.number(), line.stream().mapToDouble(r -> r.cell().clients()).toArray(),
+                            line.stream().mapToDouble(QosReadBench.CellResult::secondsPerClient).toArray(),
+                            line.stream().mapToDouble(QosReadBench.CellResult::ci95Seconds).toArray());
+                }
+            }
+            org.knowm.xchart.BitmapEncoder.saveBitmap(chart, dir.resolve("reads-" + c.name()
+                    + ".png").toString(), org.knowm.xchart.BitmapEncoder.BitmapFormat.PNG);
+        }
     }
 
     /** Seconds per client: one line per case and schema, one column per client count. */

@@ -46,6 +46,8 @@ class QosCommandsTest {
         assertEquals(1 + (3 + 1 + 3) * 2, readCsv.size(), readCsv.toString());
         // Q3.5 (query cache on, all tables) on schema 3 with 3 clients fetched one row per run
         assertTrue(readCsv.stream().anyMatch(l -> l.startsWith("Q3.5,Q3,5,true,true,false,3,3,556,556,")), readCsv.toString());
+        // the seed's Figures 5.8-5.27: one chart per case
+        assertTrue(Files.size(reads.resolve("reads-Q3.5.png")) > 1000 && Files.exists(reads.resolve("reads-Q1.1-sj.png")));
 
         CliTestSupport.Result score = CliTestSupport.run("qos-score", "--write", out.resolve("grid.csv").toString(),
                 "--read", reads.resolve("reads.csv").toString());
