@@ -90,7 +90,7 @@ class QosWriteGridTest {
             }
         });
         QosWriteGrid grid = new QosWriteGrid(TestDatabases.embedded(), new QosWriteGrid.Rules(2, 2, 10.0, Duration.ofSeconds(60)),
-                dir, 5, progress, stop);
+                dir, 5, progress, stop, io.queuelab.core.run.RunCompanion.NONE);
         List<QosWriteGrid.CellResult> done = grid.run(List.of(new QosWriteGrid.Cell(QosSchema.ONE, 1, 2),
                 new QosWriteGrid.Cell(QosSchema.ONE, 2, 2), new QosWriteGrid.Cell(QosSchema.TWO, 1, 2)));
         assertEquals(1, done.size());

@@ -101,14 +101,20 @@ public final class QosWriteGrid {
     private final PrintStream progress;
     private final long seed;
     private final RunStop stop;
+    private final RunCompanion companion;
 
     public QosWriteGrid(JdbcTarget target, Rules rules, Path out, long seed, PrintStream progress) {
-        this(target, rules, out, seed, progress, new RunStop());
+        this(target, rules, out, seed, progress, new RunStop(), RunCompanion.NONE);
     }
 
-    /** As above; {@code stop} ends the grid early. */
-    public QosWriteGrid(JdbcTarget target, Rules rules, Path out, long seed, PrintStream progress, RunStop stop) {
+    /**
+     * As above; {@code stop} ends the grid early, {@code companion} runs beside every round (e.g. the
+     * host resource sampler, the seed's sar).
+     */
+    public QosWriteGrid(JdbcTarget target, Rules rules, Path out, long seed, PrintStream progress, RunStop stop,
+                        RunCompanion companion) {
         this.stop = stop;
+        this.companion = companion;
         this.target = target;
         this.rules = rules;
         this.out = out;
@@ -188,7 +194,7 @@ public final class QosWriteGrid {
         try (QosWriteBackend backend = QosWriteBackend.open(target, cell.schema(), QosWriteBackend.WRITE_BASE,
                 cell.rowsPerClient(), 1 + round * cell.clients())) {
             result = LoadRun.execute(config, backend, Map.of("workload", "qos-write", "schema", cell.schema().number(),
-                    "clients", cell.clients(), "rowsPerClient", cell.rowsPerClient(), "round", round), null, RunCompanion.NONE, stop);
+                    "clients", cell.clients(), "rowsPerClient", cell.rowsPerClient(), "round", round), null, companion, stop);
         }
         if (stop.requested()) {
             return Double.NaN; // interrupted: the round's manifest says so
