@@ -43,8 +43,9 @@ import java.util.Map;
  * per cell, {@link CellResult#queryCacheHits()}).
  *
  * <p>Guarantees: a cell is reported only when every client got its complete result (otherwise
- * the bench fails, naming the run directory); rows are the result's size, counted by the server.
- * A {@link RunStop} request ends the measurement in progress ({@link #run} then returns null).
+ * the bench fails, naming the run directory); rows are the result's size, counted by the server,
+ * and a case whose count is not the one its conditions were made for ({@link QosReadCase#rows()},
+ * e.g. schemas loaded at another scale) fails the bench before it is measured. A {@link RunStop} request ends the measurement in progress ({@link #run} then returns null).
  */
 public final class QosReadBench implements AutoCloseable {
     /** One measurement: a case on a schema with N clients. */
