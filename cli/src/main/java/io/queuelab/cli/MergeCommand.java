@@ -3,7 +3,6 @@ package io.queuelab.cli;
 import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.merge.RunMerge;
 import io.queuelab.core.run.Durations;
-import io.queuelab.core.telemetry.ResourceUse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -64,7 +63,7 @@ public final class MergeCommand implements Callable<Integer> {
             o.println("telemetry: " + String.join(", ", telemetry.files()) + (telemetry.serverSampledBy() != null
                     ? ", the server's from node " + telemetry.serverSampledBy() : "")
                     + (telemetry.leftOut().isEmpty() ? "" : "; left out: " + String.join("; ", telemetry.leftOut())));
-            ResourceUse.read(r.directory().path()).ifPresent(use -> o.print(use.render()));
+            ResourceLines.print(o, r.directory().path());
         }
         o.flush();
         return 0;

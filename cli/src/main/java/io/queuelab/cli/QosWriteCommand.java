@@ -33,7 +33,9 @@ import java.util.concurrent.Callable;
         description = {"Seed 000's write test: N clients each write R result lines into schema 1, 2 or 3 and leave (a closed"
                 + " run with finite work per client); each cell is repeated until the standard error of the mean cycle time is"
                 + " below --max-error of it (at least --min-rounds); lines/s = N x R / mean cycle time.",
-                "Leaves <out>/grid.csv, grid.txt, grid-schema<n>.png and a run directory per round (<out>/schema<n>-c<N>-r<R>/round-NN)."})
+                "Each cell begins with a warm-up round (round-00), kept apart from the mean.",
+                "Leaves <out>/grid.csv, grid.txt, grid-schema<n>.png and a run directory per round (<out>/schema<n>-c<N>-r<R>/round-NN);"
+                        + " an interrupted grid leaves the cells measured so far as grid-incomplete.csv, grid.txt saying so."})
 public final class QosWriteCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -65,6 +67,12 @@ public final class QosWriteCommand implements Callable<Integer> {
             description = "A round that takes longer fails the grid (default: ${DEFAULT-VALUE}).")
     Duration roundLimit;
 
+    @Option(names = "--telemetry-interval", converter = DurationConverter.class, paramLabel = "D",
+            description = "Sample the host, this client and the server (CPU, disk I/O, memory) every D in each round, as the seed"
+                    + " ran sar beside its 10,000-row cells; adds grid-host.csv and the seed's Figures 5.4-5.7 as write-host-cpu.png,"
+                    + " write-server-io.png and write-server-memory.png (per schema against clients, at the largest --rows).")
+    Duration telemetryInterval;
+
     @Option(names = "--seed", paramLabel = "S", description = "Seed of the written values (default: ${DEFAULT-VALUE}).")
     long seed = 1;
 
@@ -83,6 +91,9 @@ public final class QosWriteCommand implements Callable<Integer> {
             }
         }
         QosWriteGrid.Rules rules = new QosWriteGrid.Rules(minRounds, maxRounds, maxError, roundLimit);
+        if (telemetryInterval != null) {
+            io.queuelab.core.telemetry.SampleTimer.requirePositive(telemetryInterval);
+        }
         Path dir = out != null ? out : RunCommand.defaultRunDir("qos-write");
         OutputPath.requireCreatable(dir, "output directory");
         PrintWriter w = spec.commandLine().getOut();
@@ -100,18 +111,27 @@ public final class QosWriteCommand implements Callable<Integer> {
                     }
                 }
             }, true, StandardCharsets.UTF_8);
-            results = new QosWriteGrid(db.target(), rules, dir, seed, progress, signals.stop()).run(cells);
+            io.queuelab.core.run.RunCompanion companion = telemetryInterval == null ? io.queuelab.core.run.RunCompanion.NONE
+                    : io.queuelab.core.telemetry.HostResourceSampler.companion(db::serverProcesses, telemetryInterval);
+            results = new QosWriteGrid(db.target(), rules, dir, seed, progress, signals.stop(), companion).run(cells);
             interrupted = signals.interrupted();
             exitCode = signals.exitCode();
         }
-        QosWriteGrid.writeCsv(dir.resolve("grid.csv"), results);
-        String table = table(results);
+        // an interrupted grid keeps its cells under a name that says so, never as a complete grid.csv
+        String csv = interrupted ? "grid-incomplete.csv" : "grid.csv";
+        QosWriteGrid.writeCsv(dir.resolve(csv), results);
+        String table = (interrupted ? "INCOMPLETE: interrupted after " + results.size() + " of " + cells.size() + " cells\n" : "")
+                + table(results);
         Files.writeString(dir.resolve("grid.txt"), table);
         for (int s : results.stream().map(r -> r.cell().schema().number()).distinct().toList()) {
             chart(QosSchema.of(s), results, dir.resolve("grid-schema" + s + ".png"));
         }
+        if (telemetryInterval != null) {
+            QosWriteHost.write(results, dir);
+        }
         w.print(table);
-        w.println("wrote " + dir.resolve("grid.csv") + ", grid.txt and grid-schema<n>.png");
+        w.println("wrote " + dir.resolve(csv) + ", grid.txt and grid-schema<n>.png" + (telemetryInterval != null
+                ? ", grid-host.csv and write-host-cpu.png, write-server-io.png, write-server-memory.png" : ""));
         w.flush();
         if (interrupted) {
             throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " of " + cells.size()

@@ -8,7 +8,6 @@ import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.core.summary.SummaryText;
-import io.queuelab.core.telemetry.ResourceUse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -92,7 +91,7 @@ public final class RunCommand implements Callable<Integer> {
             result = LoadRun.execute(config, backend, settings, progress, companion, signals.stop());
             RunDirectory dir = result.directory();
             out.print(SummaryText.render(RunSummary.of(dir), dir.manifest()));
-            ResourceUse.read(dir.path()).ifPresent(use -> out.print(use.render()));
+            ResourceLines.print(out, dir.path());
             out.flush();
             if (signals.interrupted()) {
                 throw new Interrupted(signals.exitCode(), dir.path() + " is complete up to the interruption ("

@@ -4,7 +4,6 @@ import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.core.summary.SummaryText;
-import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.data.RunArguments;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.SteadyState;
@@ -53,7 +52,7 @@ public final class SummaryCommand implements Callable<Integer> {
             manifest.config().ifPresent(c -> c.phases().forEach(p -> phaseNames.add(p.name())));
         }
         spec.commandLine().getOut().print(SteadyState.of(run.path()).text(phaseNames));
-        ResourceUse.read(run.path()).ifPresent(use -> spec.commandLine().getOut().print(use.render()));
+        ResourceLines.print(spec.commandLine().getOut(), run.path());
         spec.commandLine().getOut().flush();
         return 0;
     }
@@ -69,7 +68,7 @@ public final class SummaryCommand implements Callable<Integer> {
             out.println();
             out.println("== " + path.getFileName() + " ==");
             out.print(SummaryText.render(RunSummary.of(run), Files.exists(run.manifestFile()) ? run.manifest() : null));
-            ResourceUse.read(path).ifPresent(use -> out.print(use.render()));
+            ResourceLines.print(out, path);
         }
         try {
             out.print(modelVerdicts(runs));

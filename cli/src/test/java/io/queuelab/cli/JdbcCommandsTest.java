@@ -95,6 +95,12 @@ class JdbcCommandsTest {
         assertTrue(!Double.isNaN(server.writeBytes()[0]) && server.maxRssBytes() > 10e6, "the server's own /proc/<pid>/io and RSS");
         assertTrue(r.out().contains("resources (host)") && r.out().contains("  server "), r.out());
         assertTrue(Files.readString(runDir.resolve(ServerStatusSampler.FILE_NAME)).lines().count() >= 5);
+        // issue 27: the network namespace's counters held every process's loopback traffic; the server's own count beside them
+        assertTrue(r.out().contains("the server's traffic with its clients: ") && r.out().contains("less the telemetry session's own"),
+                r.out());
+        var traffic = io.queuelab.reports.data.ResourceTable.serverTraffic(runDir).orElseThrow();
+        // 2 bulk rows a second of ~47 kB of JSON each: ~0.1 MB/s received, far below the telemetry's own 16 kB per 500 ms
+        assertTrue(traffic.bytesPerSecond() > 50_000 && traffic.bytesPerSecond() < 200_000, traffic.toString());
     }
 
     @Test

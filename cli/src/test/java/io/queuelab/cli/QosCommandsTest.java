@@ -25,19 +25,30 @@ class QosCommandsTest {
 
         Path out = tmp.resolve("grid");
         CliTestSupport.Result grid = CliTestSupport.run("qos-write", "--clients", "1,2", "--rows", "3",
-                "--min-rounds", "2", "--max-rounds", "2", "--max-error", "10", "--embedded-dir", EMBEDDED_DIR, "--out", out.toString());
+                "--min-rounds", "2", "--max-rounds", "2", "--max-error", "10", "--telemetry-interval", "100ms",
+                "--embedded-dir", EMBEDDED_DIR, "--out", out.toString());
         assertEquals(0, grid.exitCode(), grid.toString());
         assertTrue(grid.out().contains("schema 3: lines/s (rows per client across, clients down)"), grid.out());
         List<String> csv = Files.readAllLines(out.resolve("grid.csv"));
         assertEquals(1 + 3 * 2, csv.size(), csv.toString());
-        assertTrue(csv.get(6).startsWith("3,2,3,2,"), csv.get(6));
+        assertTrue(csv.get(6).startsWith("3,2,3,") && csv.get(6).split(",")[4].equals("2"), csv.get(6));
+        assertTrue(Files.exists(out.resolve("schema3-c2-r3").resolve("round-00").resolve("manifest.json")), "the warm-up round");
         assertTrue(Files.size(out.resolve("grid-schema3.png")) > 1000);
+        // the seed's sar figures 5.4-5.7: host and server resources per cell, sampled in every round
+        List<String> host = Files.readAllLines(out.resolve("grid-host.csv"));
+        assertEquals(1 + 3 * 2, host.size(), host.toString());
+        String[] schema3 = host.get(6).split(",");
+        assertTrue(Double.parseDouble(schema3[5]) > 0 && Double.parseDouble(schema3[6]) > 10e6, "server I/O and RSS: " + host.get(6));
+        assertTrue(Files.exists(out.resolve("schema3-c2-r3").resolve("round-01").resolve("host-resources.csv")));
+        for (String png : List.of("write-host-cpu.png", "write-server-io.png", "write-server-memory.png")) {
+            assertTrue(Files.size(out.resolve(png)) > 1000, png);
+        }
         assertTrue(Files.exists(out.resolve("schema3-c2-r3").resolve("round-02").resolve("manifest.json")));
         CliTestSupport.Result summary = CliTestSupport.run("summary", out.resolve("schema3-c2-r3").resolve("round-01").toString());
         assertTrue(summary.out().contains("requests  6 logged (0 in warm-up), ok 6"), summary.out());
 
         Path reads = tmp.resolve("reads");
-        CliTestSupport.Result read = CliTestSupport.run("qos-read", "--queries", "Q1.1,Q1.1-sj,Q3.5", "--clients", "1,3",
+        CliTestSupport.Result read = CliTestSupport.run("qos-read", "--queries", "Q1.1,Q1.1-sj,Q3.5", "--clients", "1,3", "--rounds", "2",
                 "--embedded-dir", EMBEDDED_DIR, "--out", reads.toString());
         assertEquals(0, read.exitCode(), read.toString());
         List<String> readCsv = Files.readAllLines(reads.resolve("reads.csv"));
@@ -45,6 +56,8 @@ class QosCommandsTest {
         assertEquals(1 + (3 + 1 + 3) * 2, readCsv.size(), readCsv.toString());
         // Q3.5 (query cache on, all tables) on schema 3 with 3 clients fetched one row per run
         assertTrue(readCsv.stream().anyMatch(l -> l.startsWith("Q3.5,Q3,5,true,true,false,3,3,556,556,")), readCsv.toString());
+        // the seed's Figures 5.8-5.27: one chart per case
+        assertTrue(Files.size(reads.resolve("reads-Q3.5.png")) > 1000 && Files.exists(reads.resolve("reads-Q1.1-sj.png")));
 
         CliTestSupport.Result score = CliTestSupport.run("qos-score", "--write", out.resolve("grid.csv").toString(),
                 "--read", reads.resolve("reads.csv").toString());
@@ -78,6 +91,11 @@ class QosCommandsTest {
                 {"qos-ingest", "--writers", "0"},
                 {"qos-ingest", "--schema", "7"},
                 {"qos-read", "--clients", "0"},
+                {"qos-read", "--clients", "51"},
+                {"qos-read", "--rounds", "1"},
+                {"qos-write", "--clients", "129"},
+                {"qos-write", "--rows", "10001"},
+                {"qos-write", "--telemetry-interval", "0s"},
                 {"qos-score", "--write", tmp.resolve("none.csv").toString(), "--read", tmp.resolve("none.csv").toString()},
         });
         CliTestSupport.Result r = CliTestSupport.run("load", "--relation", "qos", "--schema", "4");

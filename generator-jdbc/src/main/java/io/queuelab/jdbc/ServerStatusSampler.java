@@ -27,6 +27,11 @@ import java.util.Map;
  * {@link #DEFAULT_COUNTERS} order (empty when the server has no such counter). A sample the server
  * does not answer (e.g. during an outage) is skipped and counted in {@link #missedSamples()}; the
  * sampler reconnects on the next tick. Every written row is complete; {@link #close()} flushes.
+ *
+ * <p>The last two columns, {@code sampler_bytes_received} and {@code sampler_bytes_sent}, are the
+ * sampler's own sessions' bytes (its SHOW statements and their answers, about 16 kB a sample, which
+ * the server's Bytes_sent also counts), summed over reconnections, so that a reader can take the
+ * telemetry's traffic out of the server's.
  */
 public final class ServerStatusSampler implements AutoCloseable {
     public static final String FILE_NAME = "server-status.csv";
@@ -48,6 +53,11 @@ public final class ServerStatusSampler implements AutoCloseable {
     private Connection connection;
     private long samples;
     private long missed;
+    /** Bytes of the sampler's earlier sessions, and the last seen of the current one. */
+    private long samplerReceivedBefore;
+    private long samplerSentBefore;
+    private long samplerReceived;
+    private long samplerSent;
 
     public ServerStatusSampler(JdbcTarget target) {
         this(target, DEFAULT_COUNTERS);
@@ -69,7 +79,7 @@ public final class ServerStatusSampler implements AutoCloseable {
         SampleTimer.requirePositive(interval);
         connection = target.connect(0);
         out = Files.newBufferedWriter(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        out.write("epoch_ns," + String.join(",", counters) + "\n");
+        out.write("epoch_ns," + String.join(",", counters) + ",sampler_bytes_received,sampler_bytes_sent\n");
         timer = SampleTimer.start("server-status-sampler", interval, this::sample);
     }
 
@@ -98,10 +108,21 @@ public final class ServerStatusSampler implements AutoCloseable {
                     values.put(r.getString(1), r.getString(2));
                 }
             }
+            try (Statement s = connection.createStatement();
+                 ResultSet r = s.executeQuery("SHOW SESSION STATUS WHERE Variable_name IN ('Bytes_received', 'Bytes_sent')")) {
+                while (r.next()) {
+                    if (r.getString(1).equalsIgnoreCase("Bytes_received")) {
+                        samplerReceived = r.getLong(2);
+                    } else {
+                        samplerSent = r.getLong(2);
+                    }
+                }
+            }
             StringBuilder row = new StringBuilder().append(epochNanos);
             for (String counter : counters) {
                 row.append(',').append(values.getOrDefault(counter, ""));
             }
+            row.append(',').append(samplerReceivedBefore + samplerReceived).append(',').append(samplerSentBefore + samplerSent);
             out.write(row.append('\n').toString());
             samples++;
         } catch (SQLException e) {
@@ -131,6 +152,10 @@ public final class ServerStatusSampler implements AutoCloseable {
     }
 
     private void closeConnection() {
+        samplerReceivedBefore += samplerReceived;
+        samplerSentBefore += samplerSent;
+        samplerReceived = 0;
+        samplerSent = 0;
         if (connection != null) {
             try {
                 connection.close();

@@ -20,6 +20,7 @@ final class ScheduleCursor {
     private final SplittableRandom operationRandom;
     private int phase = -1;
     private ArrivalSchedule schedule;
+    /** The next arrival's offset from its phase's start. */
     private double next;
     private long seq;
     private Request head;
@@ -55,9 +56,11 @@ final class ScheduleCursor {
 
     private void advance() {
         while (true) {
-            if (phase >= 0 && next < times.end(phase)) {
-                head = new Request(mix.pick(operationRandom.nextDouble()), phase, times.flags(phase), (long) next, seq++);
-                next += schedule.nextGapNanos();
+            // compared as offsets from the phase's start, so an arrival exactly at the phase's end belongs to the next
+            if (phase >= 0 && next < times.end(phase) - times.start(phase)) {
+                head = new Request(mix.pick(operationRandom.nextDouble()), phase, times.flags(phase),
+                        times.start(phase) + (long) next, seq++);
+                next = schedule.nextOffsetNanos();
                 return;
             }
             if (++phase >= times.phases()) {
@@ -65,7 +68,7 @@ final class ScheduleCursor {
                 return;
             }
             schedule = plan.schedule(phase, scheduleRandom);
-            next = times.start(phase) + schedule.nextGapNanos();
+            next = schedule.nextOffsetNanos();
         }
     }
 }

@@ -1,14 +1,14 @@
 package io.queuelab.core.schedule;
 
 /**
- * Gaps between intended arrival instants. The driver adds each gap to the previous intended
- * instant (t_i = t_(i-1) + gap), so the schedule is absolute: a late dispatch never shifts the
- * instants that follow it.
+ * The intended arrival instants of one phase, as offsets from the phase's start. Each offset is
+ * absolute (a Poisson schedule's t_i = t_(i-1) + gap, a constant one's k / rate), so a late
+ * dispatch never shifts the instants that follow it.
  */
 public interface ArrivalSchedule {
 
-    /** The next inter-arrival gap in nanoseconds (fractional, so sums do not drift). */
-    double nextGapNanos();
+    /** The next arrival's instant in nanoseconds after the phase's start (fractional, so sums do not drift). */
+    double nextOffsetNanos();
 
     /** The mean arrival rate per second. */
     double rate();

@@ -2,11 +2,12 @@ package io.queuelab.core.schedule;
 
 import java.util.SplittableRandom;
 
-/** Poisson arrivals: independent Exp(rate) gaps drawn from a seeded stream. */
+/** Poisson arrivals: independent Exp(rate) gaps drawn from a seeded stream, the first one from the phase's start. */
 public final class PoissonSchedule implements ArrivalSchedule {
     private final double rate;
     private final double meanGapNanos;
     private final SplittableRandom random;
+    private double offset;
 
     public PoissonSchedule(double ratePerSecond, SplittableRandom random) {
         this.rate = ScheduleChecks.positiveRate(ratePerSecond);
@@ -15,9 +16,10 @@ public final class PoissonSchedule implements ArrivalSchedule {
     }
 
     @Override
-    public double nextGapNanos() {
+    public double nextOffsetNanos() {
         // 1 - u lies in (0, 1], so the logarithm is finite
-        return -Math.log(1.0 - random.nextDouble()) * meanGapNanos;
+        offset += -Math.log(1.0 - random.nextDouble()) * meanGapNanos;
+        return offset;
     }
 
     @Override

@@ -16,8 +16,11 @@ class PoissonScheduleTest {
 
     private static double[] gapsSeconds(ArrivalSchedule s) {
         double[] gaps = new double[N];
+        double previous = s.poisson() ? 0 : s.nextOffsetNanos(); // a constant schedule's first arrival is at the start
         for (int i = 0; i < N; i++) {
-            gaps[i] = s.nextGapNanos() / 1e9;
+            double next = s.nextOffsetNanos();
+            gaps[i] = (next - previous) / 1e9;
+            previous = next;
         }
         return gaps;
     }
@@ -46,7 +49,7 @@ class PoissonScheduleTest {
         PoissonSchedule a = new PoissonSchedule(RATE, new SplittableRandom(7));
         PoissonSchedule b = new PoissonSchedule(RATE, new SplittableRandom(7));
         for (int i = 0; i < 1000; i++) {
-            assertEquals(a.nextGapNanos(), b.nextGapNanos());
+            assertEquals(a.nextOffsetNanos(), b.nextOffsetNanos());
         }
     }
 

@@ -74,6 +74,25 @@ public final class QosLoader {
         }
     }
 
+    /**
+     * The data set a schema's read tables were loaded with, from their results table's comment;
+     * a one-line error when the schema is not loaded.
+     */
+    public static QosReadDataSet loaded(JdbcTarget target, QosSchema schema) throws SQLException {
+        String table = schema.results(schema.prefix(QosSchema.READ_BASE));
+        try (Connection c = target.connect(0); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT table_comment FROM information_schema.tables WHERE table_schema = DATABASE()"
+                     + " AND table_name = '" + table + "'")) {
+            java.util.regex.Matcher m = r.next() ? java.util.regex.Pattern.compile("scale ([0-9.Ee-]+), seed (-?[0-9]+)")
+                    .matcher(r.getString(1)) : null;
+            if (m == null || !m.find()) {
+                throw new IllegalArgumentException("schema " + schema.number() + " has no read data set here (" + table
+                        + "): run 'queuelab load --relation qos' first");
+            }
+            return new QosReadDataSet(Double.parseDouble(m.group(1)), Long.parseLong(m.group(2)));
+        }
+    }
+
     /** Drops a schema's tables under a prefix, children first. */
     static void dropAll(Statement s, QosSchema schema, String prefix) throws SQLException {
         List<String> tables = new ArrayList<>(schema.tables(prefix));

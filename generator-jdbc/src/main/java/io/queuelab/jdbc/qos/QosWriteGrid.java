@@ -29,7 +29,11 @@ import java.util.Map;
  *
  * <p>A round's cycle time is from the common start of the clients until the last client has
  * written its last line (the run's {@code end.workDoneAtSeconds}); connections are opened before
- * the start. Each cell starts on fresh, empty tables ({@code qosw<n>_...}).
+ * the start. Each cell starts on fresh, empty tables ({@code qosw<n>_...}) with a warm-up round
+ * ({@code round-00}): a complete round whose cycle time is kept apart ({@link CellResult#warmupSeconds})
+ * and left out of the mean and of the rounds counted, because the first round of a cell runs on
+ * empty tables (and, in the first cell, in a cold JVM and buffer pool) and was up to several times
+ * slower or faster than the rest.
  *
  * <p>Guarantees: a cell is reported only from rounds in which every line was written: a round
  * with a failed line, or one that hit its time limit, fails the grid with the round's directory
@@ -40,9 +44,13 @@ import java.util.Map;
 public final class QosWriteGrid {
     /** One cell of the grid. */
     public record Cell(QosSchema schema, int clients, int rowsPerClient) {
+        /** The seed's grid spans 1 to 128 clients and 1 to 10,000 rows per client; a cell outside it is refused. */
         public Cell {
-            if (clients < 1 || rowsPerClient < 1) {
-                throw new IllegalArgumentException("a cell needs at least 1 client and 1 row per client");
+            if (clients < 1 || clients > 128) {
+                throw new IllegalArgumentException("--clients must be 1 to 128 (seed 000's write grid), not " + clients);
+            }
+            if (rowsPerClient < 1 || rowsPerClient > 10_000) {
+                throw new IllegalArgumentException("--rows must be 1 to 10000 per client (seed 000's write grid), not " + rowsPerClient);
             }
         }
 
@@ -50,7 +58,8 @@ public final class QosWriteGrid {
             return (long) clients * rowsPerClient;
         }
 
-        String directoryName() {
+        /** The cell's directory under the grid's, e.g. {@code schema2-c4-r100}. */
+        public String directoryName() {
             return "schema" + schema.number() + "-c" + clients + "-r" + rowsPerClient;
         }
     }
@@ -78,7 +87,8 @@ public final class QosWriteGrid {
     }
 
     /** A measured cell. */
-    public record CellResult(Cell cell, List<Double> cycleSeconds, double meanSeconds, double relativeError, boolean converged) {
+    public record CellResult(Cell cell, double warmupSeconds, List<Double> cycleSeconds, double meanSeconds, double relativeError,
+                             boolean converged) {
         /** Lines written per second: clients x rows / mean cycle time. */
         public double linesPerSecond() {
             return cell.lines() / meanSeconds;
@@ -91,14 +101,20 @@ public final class QosWriteGrid {
     private final PrintStream progress;
     private final long seed;
     private final RunStop stop;
+    private final RunCompanion companion;
 
     public QosWriteGrid(JdbcTarget target, Rules rules, Path out, long seed, PrintStream progress) {
-        this(target, rules, out, seed, progress, new RunStop());
+        this(target, rules, out, seed, progress, new RunStop(), RunCompanion.NONE);
     }
 
-    /** As above; {@code stop} ends the grid early. */
-    public QosWriteGrid(JdbcTarget target, Rules rules, Path out, long seed, PrintStream progress, RunStop stop) {
+    /**
+     * As above; {@code stop} ends the grid early, {@code companion} runs beside every round (e.g. the
+     * host resource sampler, the seed's sar).
+     */
+    public QosWriteGrid(JdbcTarget target, Rules rules, Path out, long seed, PrintStream progress, RunStop stop,
+                        RunCompanion companion) {
         this.stop = stop;
+        this.companion = companion;
         this.target = target;
         this.rules = rules;
         this.out = out;
@@ -136,6 +152,10 @@ public final class QosWriteGrid {
     /** Measures one cell on fresh tables; null when a stop request ended it. */
     public CellResult run(Cell cell) throws Exception {
         QosWriteBackend.createTables(target, cell.schema(), QosWriteBackend.WRITE_BASE);
+        double warmup = round(cell, 0);
+        if (Double.isNaN(warmup)) {
+            return null;
+        }
         List<Double> cycles = new ArrayList<>();
         double error = Double.POSITIVE_INFINITY;
         for (int round = 1; round <= rules.maxRounds(); round++) {
@@ -152,16 +172,17 @@ public final class QosWriteGrid {
             }
         }
         double mean = cycles.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        CellResult r = new CellResult(cell, List.copyOf(cycles), mean, error, error < rules.maxRelativeError());
+        CellResult r = new CellResult(cell, warmup, List.copyOf(cycles), mean, error, error < rules.maxRelativeError());
         if (progress != null) {
-            progress.printf(Locale.ROOT, "schema %d, %d clients x %d rows: %.0f lines/s (%d rounds, mean cycle %.4f s, SE %.1f %%%s)%n",
-                    cell.schema().number(), cell.clients(), cell.rowsPerClient(), r.linesPerSecond(), cycles.size(),
+            progress.printf(Locale.ROOT, "schema %d, %d clients x %d rows: %.0f lines/s (%d rounds after a warm-up round of %.4f s,"
+                    + " mean cycle %.4f s, SE %.1f %%%s)%n",
+                    cell.schema().number(), cell.clients(), cell.rowsPerClient(), r.linesPerSecond(), cycles.size(), warmup,
                     mean, 100 * error, r.converged() ? "" : ", NOT below the limit");
         }
         return r;
     }
 
-    /** The round's cycle time, or NaN when a stop request ended it. */
+    /** The round's cycle time, or NaN when a stop request ended it; round 0 is the cell's warm-up round. */
     private double round(Cell cell, int round) throws Exception {
         Path dir = out.resolve(cell.directoryName()).resolve(String.format(Locale.ROOT, "round-%02d", round));
         Files.createDirectories(dir.getParent());
@@ -171,9 +192,9 @@ public final class QosWriteGrid {
                 Duration.ofSeconds(10), dir);
         RunResult result;
         try (QosWriteBackend backend = QosWriteBackend.open(target, cell.schema(), QosWriteBackend.WRITE_BASE,
-                cell.rowsPerClient(), 1 + (round - 1) * cell.clients())) {
+                cell.rowsPerClient(), 1 + round * cell.clients())) {
             result = LoadRun.execute(config, backend, Map.of("workload", "qos-write", "schema", cell.schema().number(),
-                    "clients", cell.clients(), "rowsPerClient", cell.rowsPerClient(), "round", round), null, RunCompanion.NONE, stop);
+                    "clients", cell.clients(), "rowsPerClient", cell.rowsPerClient(), "round", round), null, companion, stop);
         }
         if (stop.requested()) {
             return Double.NaN; // interrupted: the round's manifest says so
@@ -190,10 +211,11 @@ public final class QosWriteGrid {
 
     /** The grid as CSV: one line per cell. */
     public static void writeCsv(Path file, List<CellResult> results) throws IOException {
-        StringBuilder b = new StringBuilder("schema,clients,rows_per_client,rounds,mean_cycle_seconds,relative_standard_error,converged,lines_per_second\n");
+        StringBuilder b = new StringBuilder("schema,clients,rows_per_client,warmup_cycle_seconds,rounds,mean_cycle_seconds,"
+                + "relative_standard_error,converged,lines_per_second\n");
         for (CellResult r : results) {
-            b.append(String.format(Locale.ROOT, "%d,%d,%d,%d,%.6f,%.4f,%b,%.1f%n", r.cell().schema().number(), r.cell().clients(),
-                    r.cell().rowsPerClient(), r.cycleSeconds().size(), r.meanSeconds(), r.relativeError(), r.converged(),
+            b.append(String.format(Locale.ROOT, "%d,%d,%d,%.6f,%d,%.6f,%.4f,%b,%.1f%n", r.cell().schema().number(), r.cell().clients(),
+                    r.cell().rowsPerClient(), r.warmupSeconds(), r.cycleSeconds().size(), r.meanSeconds(), r.relativeError(), r.converged(),
                     r.linesPerSecond()));
         }
         Files.writeString(file, b);

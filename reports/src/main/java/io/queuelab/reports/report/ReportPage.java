@@ -295,26 +295,32 @@ final class ReportPage {
     }
 
     /** Seed 002's resource table of every measured run that sampled host resources. */
-    private void resourceSection() {
+    private void resourceSection() throws IOException {
         List<List<String>> rows = new ArrayList<>();
-        analysis.resources.forEach((r, use) -> {
-            for (ResourceUse.Samples p : use.processes().values()) {
+        for (Map.Entry<RunData, ResourceUse> e : analysis.resources.entrySet()) {
+            RunData r = e.getKey();
+            // the server's own count of its traffic with its clients: the namespace's counters hold every process's
+            String serverTraffic = io.queuelab.reports.data.ResourceTable.serverTraffic(r.source())
+                    .map(t -> Html.number(t.bytesPerSecond() / 1e3)).orElse("-");
+            for (ResourceUse.Samples p : e.getValue().processes().values()) {
                 rows.add(List.of(r.name(), p.role() + " (pid " + p.pid() + ")", Html.number(p.spanSeconds()), Html.number(p.cpuPercent()),
                         Html.number(p.maxRssBytes() / 1e6), Html.number(p.readBytesPerSecond() / 1e3),
                         Html.number(p.writeBytesPerSecond() / 1e3), Html.number(p.dataDirGrowthBytes() / 1e6),
-                        Html.number(p.netBytesPerSecond() / 1e3)));
+                        Html.number(p.netBytesPerSecond() / 1e3), p.role().equals("server") ? serverTraffic : "-"));
             }
-        });
+        }
         if (rows.isEmpty()) {
             return;
         }
         body.heading("Host resources");
         body.table(List.of("run", "process", "sampled (s)", "CPU (% of one core)", "max RSS (MB)", "disk read (kB/s)",
-                "disk write (kB/s)", "data dir growth (MB)", "network (kB/s)"), rows);
+                "disk write (kB/s)", "data dir growth (MB)", "network namespace (kB/s)", "server's traffic with its clients (kB/s)"), rows);
         body.paragraph("From host-resources.csv (--telemetry-interval), first to last sample: CPU as ps %cpu counts it, disk bytes the"
                 + " process caused to be read from and written to storage (/proc/<pid>/io, as pidstat), the data directory's disk space"
                 + " (du), and the bytes received + sent on every interface of the process's network namespace (loopback included:"
-                + " on one machine, client and server traffic counted once each way per interface).");
+                + " on one machine, client and server traffic counted once each way per interface, and every other process's too),"
+                + " and beside it the server's own count of its traffic with its clients (MariaDB's Bytes_received + Bytes_sent less the"
+                + " telemetry session's own, or InfluxDB's request and response bodies).");
     }
 
     private void comparisonSection() throws IOException {

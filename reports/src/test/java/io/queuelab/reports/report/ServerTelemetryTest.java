@@ -116,8 +116,18 @@ class ServerTelemetryTest {
         assertEquals(3.0, cpu.getXData()[0], 1e-9, "on the log's clock: the second sample, 3 s after the anchor");
         assertEquals(50, cpu.getYData()[0], 1e-9);
 
+        // the server counted 3,000 bytes a second, 750 of them the telemetry session's own: 2.25 kB/s with its clients
+        StringBuilder status = new StringBuilder("epoch_ns,Bytes_received,Bytes_sent,sampler_bytes_received,sampler_bytes_sent\n");
+        for (int i = 0; i <= 10; i++) {
+            status.append(ANCHOR + 1_000_000_000L + i * 2_000_000_000L).append(',').append(i * 2000).append(',').append(i * 4000)
+                    .append(',').append(i * 100).append(',').append(i * 1400).append('\n');
+        }
+        Files.writeString(dir.resolve("server-status.csv"), status);
         String html = Files.readString(Report.write(List.of(dir), tmp.resolve("r.html")));
         assertTrue(html.contains("Host resources") && html.contains("server (pid 22)"), "the resource table");
+        assertTrue(html.contains("server&#39;s traffic with its clients (kB/s)") || html.contains("server's traffic with its clients (kB/s)"),
+                "the server's own traffic beside the namespace's");
+        assertTrue(html.contains(">2.250<"), "3 kB/s less the telemetry's 0.75");
         assertTrue(html.contains("CPU of client, server (host resources, % of one core)"), "the timeline's caption");
     }
 
