@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,5 +101,45 @@ class QosCommandsTest {
         });
         CliTestSupport.Result r = CliTestSupport.run("load", "--relation", "qos", "--schema", "4");
         assertTrue(r.err().contains("--schema must be 1, 2 or 3"), r.err());
+    }
+
+    /**
+     * qos-score on a grid and a read test small enough to score by hand (seed 000's equations 4-10):
+     * writing means 200, 400 and 100 lines/s give 5, 10 and 2.5 points. Q1 case 1 (schema 1's two
+     * client counts average 3 s; schema 2's STRAIGHT_JOIN 1.5 s stands in for its plain 100 s;
+     * schema 3 6 s) scales to M = 5, 2.5, 10 and scores 12.5 - M = 7.5, 10, 2.5; its case 2 (1 s
+     * each) 10 each; Q1 averages 8.75, 10, 6.25. Q2 case 1 (4, 2, 8 s) scores 7.5, 10, 2.5, and its
+     * case 2, measured on two schemas only, is not scored. Reading: 8.125, 10, 4.375; total
+     * 2 x writing + reading: 18.125, 30, 9.375.
+     */
+    @Test
+    void scoreGivesTheHandComputedPoints(@TempDir Path tmp) throws Exception {
+        Path grid = tmp.resolve("grid.csv");
+        Files.writeString(grid, String.join("\n", "schema,clients,rows_per_client,lines_per_second",
+                "1,1,100,100", "1,2,100,300", "2,1,100,400", "3,1,100,50", "3,2,100,150", "3,4,100,100", ""));
+        Path reads = tmp.resolve("reads.csv");
+        Files.writeString(reads, String.join("\n", "query,case_number,straight_join,schema,clients,seconds_per_client",
+                "Q1,1,false,1,1,2.0", "Q1,1,false,1,2,4.0", "Q1,1,false,2,1,100", "Q1,1,true,2,1,1.5", "Q1,1,false,3,1,6",
+                "Q1,2,false,1,1,1", "Q1,2,true,2,1,1", "Q1,2,false,3,1,1",
+                "Q2,1,false,1,1,4", "Q2,1,false,2,1,2", "Q2,1,false,3,1,8",
+                "Q2,2,false,1,1,3", "Q2,2,false,2,1,9", ""));
+        CliTestSupport.Result r = CliTestSupport.run("qos-score", "--write", grid.toString(), "--read", reads.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        java.util.Map<String, double[]> rows = new java.util.LinkedHashMap<>();
+        for (String line : r.out().lines().skip(1).toList()) {
+            java.util.regex.Matcher f = java.util.regex.Pattern.compile("^(.*?)\\s+([-0-9.]+)\\s+([-0-9.]+)\\s+([-0-9.]+)$")
+                    .matcher(line.trim());
+            assertTrue(f.matches(), line);
+            rows.put(f.group(1), new double[] {Double.parseDouble(f.group(2)), Double.parseDouble(f.group(3)), Double.parseDouble(f.group(4))});
+        }
+        assertEquals(List.of("reading Q1 (Table 5.6)", "reading Q2 (Table 5.6)", "points for writing",
+                "weighted points for writing", "points for reading", "total points"), List.copyOf(rows.keySet()), r.out());
+        // as printed, to 2 decimals rounding half up (8.125 -> 8.13, 4.375 -> 4.38)
+        assertArrayEquals(new double[] {8.75, 10, 6.25}, rows.get("reading Q1 (Table 5.6)"), 1e-9);
+        assertArrayEquals(new double[] {7.5, 10, 2.5}, rows.get("reading Q2 (Table 5.6)"), 1e-9);
+        assertArrayEquals(new double[] {5, 10, 2.5}, rows.get("points for writing"), 1e-9);
+        assertArrayEquals(new double[] {10, 20, 5}, rows.get("weighted points for writing"), 1e-9);
+        assertArrayEquals(new double[] {8.13, 10, 4.38}, rows.get("points for reading"), 1e-9);
+        assertArrayEquals(new double[] {18.13, 30, 9.38}, rows.get("total points"), 1e-9);
     }
 }

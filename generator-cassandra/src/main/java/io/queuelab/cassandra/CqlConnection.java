@@ -68,7 +68,27 @@ final class CqlConnection implements AutoCloseable {
     }
 
     static CqlSession connect(CqlSettings settings, boolean withKeyspace) throws IOException {
-        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
+        DriverConfigLoader config = driverConfig(settings);
+        try {
+            var builder = CqlSession.builder()
+                    .addContactPoints(settings.contactPoints())
+                    .withLocalDatacenter(settings.localDatacenter())
+                    .withConfigLoader(config);
+            if (withKeyspace) {
+                builder.withKeyspace(CqlIdentifier.fromInternal(settings.keyspace()));
+            }
+            return builder.build();
+        } catch (AllNodesFailedException e) {
+            throw new IOException("cannot reach Cassandra at " + describe(settings)
+                    + ": no contact point answered (is it running? 'queuelab cassandra status')", e);
+        } catch (InvalidQueryException e) {
+            throw new IllegalStateException("keyspace '" + settings.keyspace() + "' cannot be used: " + e.getMessage(), e);
+        }
+    }
+
+    /** The driver's settings for every session queuelab opens: no retries, a fine timeout tick, quick reconnection. */
+    static DriverConfigLoader driverConfig(CqlSettings settings) {
+        return DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, SETUP_TIMEOUT) // workload requests set their own
                 .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, settings.poolSize())
                 .withInt(DefaultDriverOption.CONNECTION_POOL_REMOTE_SIZE, settings.poolSize())
@@ -85,21 +105,6 @@ final class CqlConnection implements AutoCloseable {
                 .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, DDL_TIMEOUT)
                 .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, DDL_TIMEOUT)
                 .build();
-        try {
-            var builder = CqlSession.builder()
-                    .addContactPoints(settings.contactPoints())
-                    .withLocalDatacenter(settings.localDatacenter())
-                    .withConfigLoader(config);
-            if (withKeyspace) {
-                builder.withKeyspace(CqlIdentifier.fromInternal(settings.keyspace()));
-            }
-            return builder.build();
-        } catch (AllNodesFailedException e) {
-            throw new IOException("cannot reach Cassandra at " + describe(settings)
-                    + ": no contact point answered (is it running? 'queuelab cassandra status')", e);
-        } catch (InvalidQueryException e) {
-            throw new IllegalStateException("keyspace '" + settings.keyspace() + "' cannot be used: " + e.getMessage(), e);
-        }
     }
 
     private static void ensureKeyspace(CqlSession admin, CqlSettings settings) {

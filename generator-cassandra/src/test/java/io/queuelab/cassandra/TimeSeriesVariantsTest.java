@@ -7,12 +7,22 @@ import io.queuelab.cassandra.workload.TimeSeriesSpec.IndexTechnique;
 import io.queuelab.cassandra.workload.TimeSeriesSpec.Layout;
 import io.queuelab.cassandra.workload.TimeSeriesWorkload;
 import io.queuelab.core.backend.SyncSession;
+import io.queuelab.core.run.LoadRun;
+import io.queuelab.core.run.RunConfig;
+import io.queuelab.core.run.RunResult;
+import io.queuelab.core.schedule.LoadPlan;
+import io.queuelab.core.schedule.Phase;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
@@ -22,6 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every layout x index technique: a known series is written, ranges read back are equal to it. */
 class TimeSeriesVariantsTest {
+    @TempDir
+    Path dir;
+
     private static final int BATCH = 50;
 
     /** Small buckets (600 values) so that most ranges (300..1,300 values) cross partitions. */
@@ -79,6 +92,21 @@ class TimeSeriesVariantsTest {
             WrongResultException wrong = assertThrows(WrongResultException.class, () -> session.execute(0));
             assertTrue(wrong.getMessage().contains("value 700"), wrong.getMessage());
             assertEquals(CqlErrors.WRONG_RESULT, backend.classify(wrong));
+            // the asynchronous backend under the run's pipeline: every read (there is one range) comes back
+            // wrong, and each is logged once as a wrong_result failure, none as ok
+            RunResult run;
+            try (CqlBackend async = CqlBackend.open(TestCassandra.settings("ts_corrupt"), workload)) {
+                LoadPlan plan = new LoadPlan(
+                        List.of(Phase.open("main", Duration.ofSeconds(1), 20, false)),
+                        LoadPlan.Arrivals.POISSON, Duration.ZERO);
+                run = LoadRun.execute(new RunConfig(plan, 1, 1000, 16, 7, 0, 1, null,
+                        Duration.ZERO, Duration.ofSeconds(10), dir.resolve("async-wrong")), async,
+                        Map.of("backend", "cassandra"), null);
+            }
+            var totals = run.totals();
+            assertTrue(totals.scheduled() > 0 && totals.balanced(), totals::toString);
+            assertEquals(Map.of(CqlErrors.WRONG_RESULT, totals.scheduled()), totals.errorsByClass(), totals::toString);
+            assertEquals(0, totals.ok());
             raw.execute("UPDATE " + spec.table() + " SET value = " + TimeSeriesWorkload.value(0, 700)
                     + " WHERE sensor = 0 AND bucket = " + TimeSeriesWorkload.timestamp(600) + " AND ts = " + ts);
             session.execute(0);

@@ -2,11 +2,14 @@ package io.queuelab.core.run;
 
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.schedule.LoadPlan;
+import io.queuelab.core.schedule.PoissonSchedule;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,125 +19,203 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The accounting check compares numbers from different sources: the schedule's count of arrivals,
  * the logger's records by outcome, and the schedule sequence numbers found in the log. A request
  * lost between them, or logged twice, must fail the check, even when the two cancel in the totals.
+ *
+ * <p>Every case starts from a healthy run that passes every check (Poisson arrivals from the
+ * generator's own schedule, dispatched on time, logged once) and breaks exactly one thing, so each
+ * asserts the whole list of failures: the one line of its failure mode and nothing else.
  */
 class AccountingCheckTest {
     private static final LoadPlan PLAN = PipelineRuns.poisson(1000, Duration.ofSeconds(1));
     private static final ClientCost.Measured COST = new ClientCost.Measured(0.1, 1, 2, 0, 0, 1);
 
-    /** Feeds the recorder as the logger would: requests 0..n-1 dispatched on time, 1 ms apart. */
-    private static Request arrival(long seq) {
-        Request r = new Request(0, 0, 0, seq * 1_000_000L, seq);
-        r.dispatched = r.intended;
-        r.idleWorker = true;
-        r.sent = r.intended + 10_000;
-        r.completed = r.sent + 100_000;
-        return r;
+    /**
+     * The arrivals of the plan's schedule before {@code endNanos}, each dispatched on time, sent
+     * 10 us after its instant by an idle worker and served in 100 us: the healthy run.
+     */
+    private static List<Request> arrivals(long endNanos) {
+        PoissonSchedule schedule = new PoissonSchedule(1000, new SplittableRandom(7));
+        List<Request> all = new ArrayList<>();
+        double t = schedule.nextGapNanos();
+        for (long seq = 0; t < endNanos; seq++, t += schedule.nextGapNanos()) {
+            Request r = new Request(0, 0, 0, (long) t, seq);
+            r.dispatched = r.intended;
+            r.idleWorker = true;
+            r.sent = r.intended + 10_000;
+            r.completed = r.sent + 100_000;
+            all.add(r);
+        }
+        return all;
+    }
+
+    private static List<Request> arrivals() {
+        return arrivals(1_000_000_000L);
+    }
+
+    private static ArrivalRecorder logged(List<Request> requests) {
+        ArrivalRecorder recorder = new ArrivalRecorder(1, 1);
+        requests.forEach(r -> recorder.logged(r, LogFormat.OK));
+        return recorder;
     }
 
     private static SelfCheck check(ArrivalRecorder arrivals, long scheduled, long logged) {
+        return check(arrivals, scheduled, new LogTotals(scheduled, logged, 0, 0, 0, Map.of()), 0, null);
+    }
+
+    private static SelfCheck check(ArrivalRecorder arrivals, long scheduled, LogTotals totals, long droppedAtQueue,
+                                   String logFailure) {
         arrivals.finish();
-        LogTotals totals = new LogTotals(scheduled, logged, 0, 0, 0, Map.of());
-        return SelfCheck.evaluate(PLAN, arrivals, new SelfCheck.Counts(new long[] {scheduled}, 0, new long[] {logged},
-                0, 4, totals, new double[] {1}, null), COST);
+        return SelfCheck.evaluate(PLAN, arrivals, new SelfCheck.Counts(new long[] {scheduled}, droppedAtQueue,
+                new long[] {totals.ok()}, 0, 4, totals, new double[] {1}, logFailure), COST);
     }
 
     @Test
-    void everyArrivalLoggedOncePasses() {
-        ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
-        for (long seq = 0; seq < 1000; seq++) {
-            arrivals.logged(arrival(seq), LogFormat.OK);
-        }
-        SelfCheck c = check(arrivals, 1000, 1000);
+    void everyArrivalLoggedOncePassesEveryCheck() {
+        List<Request> all = arrivals();
+        SelfCheck c = check(logged(all), all.size(), all.size());
+        assertEquals(List.of(), c.failures());
+        assertTrue(c.keptUp());
+        assertEquals(SelfCheck.KEPT_UP, c.verdict());
         assertEquals(0, c.lost());
         assertEquals(0, c.duplicated());
-        assertTrue(c.failures().stream().noneMatch(f -> f.contains("log") || f.contains("balance")), c.failures()::toString);
+        assertEquals(all.size() - 1, c.phases().get(0).ksSampleSize(), "every gap between consecutive dispatches is sampled");
     }
 
     @Test
-    void aLostRequestFailsTheCheck() {
-        ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
-        for (long seq = 0; seq < 1000; seq++) {
-            if (seq != 400) {
-                arrivals.logged(arrival(seq), LogFormat.OK);
-            }
-        }
-        SelfCheck c = check(arrivals, 1000, 999);
+    void aRequestMissingFromTheLogFailsTheCheckEvenWhenTheLoggerCountedIt() {
+        List<Request> all = arrivals();
+        int n = all.size();
+        all.remove(400);
+        SelfCheck c = check(logged(all), n, n); // the totals balance: only the sequence numbers show the loss
+        assertEquals(List.of("1 scheduled requests never reached the log"), c.failures());
         assertEquals(1, c.lost());
         assertFalse(c.keptUp());
-        assertTrue(c.failures().contains("1 scheduled requests never reached the log"), c.failures()::toString);
-        assertTrue(c.failures().stream().anyMatch(f -> f.startsWith("totals do not balance: 1000 requests scheduled, 999 logged")),
-                c.failures()::toString);
+    }
+
+    @Test
+    void totalsThatDoNotBalanceFailTheCheckEvenWhenEveryRequestIsInTheLog() {
+        List<Request> all = arrivals();
+        int n = all.size();
+        SelfCheck c = check(logged(all), n, n - 1); // the logger's count lost one: the log itself is whole
+        assertEquals(List.of("totals do not balance: " + n + " requests scheduled, " + (n - 1)
+                + " logged (ok + errors + dropped + unfinished)"), c.failures());
+        assertEquals(0, c.lost());
+        assertFalse(c.keptUp());
     }
 
     @Test
     void aRequestLoggedTwiceFailsTheCheck() {
-        ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
-        for (long seq = 0; seq < 1000; seq++) {
-            Request r = arrival(seq);
-            arrivals.logged(r, LogFormat.OK);
-            if (seq == 10) {
-                arrivals.logged(r, LogFormat.OK);
-            }
-        }
-        SelfCheck c = check(arrivals, 1000, 1001);
+        List<Request> all = arrivals();
+        int n = all.size();
+        ArrivalRecorder recorder = logged(all);
+        recorder.logged(all.get(10), LogFormat.OK);
+        SelfCheck c = check(recorder, n, n);
+        assertEquals(List.of("1 requests were logged more than once"), c.failures());
         assertEquals(1, c.duplicated());
-        assertTrue(c.failures().contains("1 requests were logged more than once"), c.failures()::toString);
-    }
-
-    @Test
-    void aLostAndADuplicatedRequestThatCancelInTheTotalsStillFail() {
-        ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
-        for (long seq = 0; seq < 1000; seq++) {
-            if (seq == 500) {
-                continue;
-            }
-            Request r = arrival(seq);
-            arrivals.logged(r, LogFormat.OK);
-            if (seq == 20) {
-                arrivals.logged(r, LogFormat.OK);
-            }
-        }
-        SelfCheck c = check(arrivals, 1000, 1000);
-        assertTrue(c.failures().stream().noneMatch(f -> f.startsWith("totals do not balance")), "the totals agree");
-        assertEquals(1, c.lost());
-        assertEquals(1, c.duplicated());
+        assertEquals(0, c.lost());
         assertFalse(c.keptUp());
     }
 
     @Test
-    void recordsInAnyCompletionOrderAreRestoredToScheduleOrder() {
-        ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
-        for (long seq = 999; seq >= 0; seq--) {
-            arrivals.logged(arrival(seq), LogFormat.OK);
+    void aLostAndADuplicatedRequestThatCancelInTheTotalsStillFail() {
+        List<Request> all = arrivals();
+        int n = all.size();
+        Request twice = all.get(20);
+        all.remove(500);
+        all.add(300, twice);
+        SelfCheck c = check(logged(all), n, n);
+        assertEquals(List.of("1 scheduled requests never reached the log", "1 requests were logged more than once"),
+                c.failures());
+        assertEquals(1, c.lost());
+        assertEquals(1, c.duplicated());
+    }
+
+    /**
+     * A schedule that put 80 % of the planned arrivals into the client (the phase's 0.8 s): 200
+     * fewer than 1,000, where a Poisson count may stray 4 sd (127) before the check fails.
+     */
+    @Test
+    void aPhaseWithTooFewArrivalsFailsTheCountCheckAlone() {
+        List<Request> all = arrivals(800_000_000L);
+        int n = all.size();
+        assertTrue(n < 1000 - 4 * Math.sqrt(1000) - 1, n + " arrivals");
+        SelfCheck c = check(logged(all), n, n);
+        assertEquals(List.of("phase main scheduled " + n + " requests, expected 1000"), c.failures());
+    }
+
+    /**
+     * Every dispatch 2 ms late (a client that fell behind its schedule; the requests found no idle
+     * worker, so the hand-off check has nothing to judge): the gaps are those of the schedule, so
+     * the lag check alone fails.
+     */
+    @Test
+    void aScheduleLaggingBeyondTheLimitFailsTheLagCheckAlone() {
+        List<Request> all = arrivals();
+        for (Request r : all) {
+            r.dispatched = r.intended + 2_000_000;
+            r.idleWorker = false;
+            r.sent = r.dispatched + 10_000;
+            r.completed = r.sent + 100_000;
         }
-        assertEquals(1000, arrivals.inOrder());
-        SelfCheck c = check(arrivals, 1000, 1000);
-        assertEquals(0, c.lost());
-        assertEquals(999, c.phases().get(0).ksSampleSize(), "every gap between consecutive dispatches is sampled");
+        SelfCheck c = check(logged(all), all.size(), all.size());
+        assertEquals(List.of("schedule lag p99 2.00ms exceeds 1.00ms"), c.failures());
+        assertEquals(2_000_000, c.lagP99Nanos(), 2_000);
+    }
+
+    @Test
+    void aLogThatCouldNotBeWrittenFailsTheVerdictNamingTheCause() {
+        List<Request> all = arrivals();
+        SelfCheck c = check(logged(all), all.size(), new LogTotals(all.size(), all.size(), 0, 0, 0, Map.of()), 0,
+                "No space left on device");
+        assertEquals(List.of("the request log could not be written (No space left on device): the run was stopped, and "
+                + "the records after the last chunk on disk are missing from the log (the totals count them)"), c.failures());
+        assertTrue(c.verdict().startsWith("the generator did not keep up: the request log could not be written (No space"),
+                c.verdict());
+    }
+
+    @Test
+    void dropsTheScheduleCountedButTheLogDoesNotHoldFailTheCheck() {
+        List<Request> all = arrivals();
+        int n = all.size();
+        // the queue dropped 3 arrivals, whose records are missing (the logged ones are all ok)
+        SelfCheck c = check(logged(all), n, new LogTotals(n, n, 0, 0, 0, Map.of()), 3, null);
+        assertEquals(List.of("the schedule dropped 3 requests but the log holds 0 dropped records"), c.failures());
+    }
+
+    @Test
+    void recordsInAnyCompletionOrderAreRestoredToScheduleOrder() {
+        List<Request> all = arrivals();
+        int n = all.size();
+        java.util.Collections.reverse(all);
+        ArrivalRecorder arrivals = logged(all);
+        assertEquals(n, arrivals.inOrder());
+        SelfCheck c = check(arrivals, n, n);
+        assertEquals(List.of(), c.failures());
+        assertEquals(n - 1, c.phases().get(0).ksSampleSize(), "every gap between consecutive dispatches is sampled");
     }
 
     @Test
     void theClientDelayOfRequestsThatFoundAnIdleWorkerIsJudgedAgainstTheServiceTime() {
-        ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
-        for (long seq = 0; seq < 1000; seq++) {
-            Request r = arrival(seq);
+        List<Request> all = arrivals();
+        for (Request r : all) {
             r.sent = r.intended + 300_000; // 300 us of client delay before a 100 us service
             r.completed = r.sent + 100_000;
-            arrivals.logged(r, LogFormat.OK);
         }
-        SelfCheck c = check(arrivals, 1000, 1000);
-        assertEquals(1000, c.phases().get(0).idleWorkerRequests());
+        SelfCheck c = check(logged(all), all.size(), all.size());
+        assertEquals(all.size(), c.phases().get(0).idleWorkerRequests());
         assertEquals(300_000, c.phases().get(0).clientDelayP99Nanos(), 300);
-        assertTrue(c.failures().stream().anyMatch(f -> f.startsWith("phase main: client hand-off p99 300.")
-                && f.contains("300 % of the service p99 100.")), c.failures()::toString);
+        assertEquals(1, c.failures().size(), c.failures()::toString);
+        assertTrue(c.failures().get(0).startsWith("phase main: client hand-off p99 300.")
+                && c.failures().get(0).contains("300 % of the service p99 100."), c.failures()::toString);
     }
 
     @Test
     void aLateDispatchIsPutBackInTimeOrderForTheGapTest() {
         ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
-        List<Request> all = new java.util.ArrayList<>();
+        List<Request> all = new ArrayList<>();
         for (long seq = 0; seq < 100; seq++) {
-            all.add(arrival(seq));
+            Request r = new Request(0, 0, 0, seq * 1_000_000L, seq);
+            r.dispatched = r.intended;
+            all.add(r);
         }
         all.get(10).dispatched += 5_500_000; // its worker was preempted: it entered between arrivals 15 and 16
         all.forEach(r -> arrivals.logged(r, LogFormat.OK));

@@ -4,8 +4,11 @@ import io.queuelab.core.backend.AsyncBackend;
 import io.queuelab.core.backend.AsyncSession;
 import io.queuelab.core.backend.OperationMix;
 import io.queuelab.core.inprocess.NoopBackend;
+import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
+import io.queuelab.core.schedule.PoissonSchedule;
+import org.apache.commons.math3.analysis.solvers.UnivariateSolverUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The self-check's test of the realized gaps ({@link SelfCheck#ksLimit}) both ways: its stated
@@ -31,41 +33,112 @@ class GapCheckTest {
     private static final double RATE = 2000;
     private static final int N = 5000;
     private static final int SAMPLES = 100;
+    private static final int SEEDS = 300;
 
     @TempDir
     Path dir;
 
     /**
-     * Gaps from a dispatcher that needs c per arrival, max(Exp, c), are at KS distance exactly
-     * 1 - exp(-rate c) from Exp(rate). At the tolerance the check fails about 1 % of samples
-     * (its level); at the stated detected distance about 99 % (its power). Fixed seeds: the counts
-     * are deterministic, the bounds leave room for the 100 samples' own spread.
+     * Gaps drawn from Exp(k x rate), a schedule running k times too fast, are at KS distance
+     * exactly max_x |exp(-rate x) - exp(-k rate x)| from Exp(rate), reached inside the range, so a
+     * sample's D scatters around it both ways (unlike gaps cut at a floor, whose D can never fall
+     * below their distance). At the tolerance the check may fail at most 1 % of samples (its
+     * level); at the stated detected distance it must fail at least 99 % (its power). Fixed seeds:
+     * the counts are deterministic; 5 of 100 leaves room for the samples' own spread
+     * (Binomial(100, 0.01) exceeds 5 with probability 0.0006, Binomial(100, 0.99) falls below 95
+     * with probability 0.0005).
      */
     @Test
-    void theCheckHasItsStatedLevelAndPower() {
-        assertTrue(failures(SelfCheck.KS_TOLERANCE) <= 5, "level");
-        assertTrue(failures(0) <= 1, "exact Exp(rate) gaps");
+    void atTheToleranceTheCheckFailsAtMostItsLevelAndAtTheDetectedDistanceAtLeastItsPower() {
+        int level = failures(SelfCheck.KS_TOLERANCE);
+        assertTrue(level <= 5, () -> "level: " + level + " of " + SAMPLES);
         int detected = failures(SelfCheck.ksDetectedDistance(N));
         assertTrue(detected >= 95, () -> "power: " + detected + " of " + SAMPLES);
+        // Both are bounds (the triangle inequality), loose for a distance reached at one point: there
+        // a sample's D scatters about +-0.007 (sqrt(F (1 - F) / N)) around it, above it a little more
+        // often (D is a supremum). So the check itself flips at its limit: gaps exactly at the limit
+        // fail in most samples, not all (76 of these 100; 11 at 0.01 below, 100 at 0.01 above).
+        int atLimit = failures(SelfCheck.ksLimit(N));
+        assertTrue(atLimit >= 50 && atLimit <= 95, () -> "at the limit: " + atLimit + " of " + SAMPLES);
         assertEquals(0.0415, SelfCheck.ksLimit(GapSample.CAPACITY), 0.0005, "the limit the Javadoc states");
         assertEquals(0.053, SelfCheck.ksDetectedDistance(GapSample.CAPACITY), 0.0005, "the power the Javadoc states");
     }
 
+    /** The KS distance of Exp(k) from Exp(1), k > 1: at x = ln k / (k - 1). */
+    private static double scaleDistance(double k) {
+        double x = Math.log(k) / (k - 1);
+        return Math.exp(-x) - Math.exp(-k * x);
+    }
+
     private static int failures(double distance) {
-        double c = -Math.log(1 - distance) / RATE;
+        double k = UnivariateSolverUtils.solve(f -> scaleDistance(f) - distance, 1 + 1e-9, 3, 1e-12);
         Phase phase = Phase.open("main", Duration.ofSeconds(1), RATE, false);
         int failed = 0;
         for (int s = 0; s < SAMPLES; s++) {
             SplittableRandom random = new SplittableRandom(1000 + s);
             double[] gaps = new double[N];
             for (int i = 0; i < N; i++) {
-                gaps[i] = Math.max(c, -Math.log(1 - random.nextDouble()) / RATE);
+                gaps[i] = -Math.log(1 - random.nextDouble()) / (k * RATE);
             }
             List<String> failures = new ArrayList<>();
             SelfCheck.openPhase(phase, LoadPlan.Arrivals.POISSON, 1, (long) RATE, RATE, gaps, "gaps", failures);
             failed += failures.size();
         }
         return failed;
+    }
+
+    /**
+     * Both sides on the path a run takes, over {@value #SEEDS} seeds: the generator's own Poisson
+     * schedule, its arrivals logged through {@link ArrivalRecorder} (which puts them in time
+     * order and samples the gaps) and judged by the phase check.
+     * <ul>
+     *   <li>Dispatched on time, the stream passes: its true distance is 0, so it fails with
+     *       probability far below the level (the tolerance covers 0.03 of distance); at most 1 % of
+     *       the seeds may fail (Binomial(300, 0.01) exceeds 9 with probability 0.001).</li>
+     *   <li>Dispatched by a server of the arrivals that takes c per dispatch (d_i = max(t_i,
+     *       d_(i-1) + c): a dispatcher blocked on each send, carrying its lateness on), no gap is
+     *       below c, so the gap CDF at c is 0 against Exp's 1 - exp(-rate c): the distance is at
+     *       least that. With c set so that it equals the stated detected distance
+     *       ({@link SelfCheck#ksDetectedDistance}), the check must fail with probability at least
+     *       0.99: at least 97 % of the seeds (Binomial(300, 0.99) falls below 291 with probability
+     *       0.0004).</li>
+     * </ul>
+     */
+    @Test
+    void aPoissonStreamOnTimePassesAndOneDelayedByTheStatedDistanceFailsAtTheStatedRate() {
+        double detected = SelfCheck.ksDetectedDistance(N);
+        long c = (long) Math.ceil(-Math.log(1 - detected) / RATE * 1e9);
+        int onTimeFailed = 0;
+        int delayedFailed = 0;
+        for (int s = 0; s < SEEDS; s++) {
+            onTimeFailed += streamFailures(s, 0);
+            delayedFailed += streamFailures(s, c);
+        }
+        assertTrue(onTimeFailed <= SEEDS / 100, "level: " + onTimeFailed + " of " + SEEDS + " on-time streams failed");
+        assertTrue(delayedFailed >= 0.97 * SEEDS, "power: " + delayedFailed + " of " + SEEDS + " streams delayed by "
+                + c + " ns a dispatch (distance " + detected + ") failed");
+    }
+
+    /** 1 when the seeded stream of N + 1 arrivals, each dispatch costing {@code costNanos}, fails the gap check. */
+    private static int streamFailures(int seed, long costNanos) {
+        PoissonSchedule schedule = new PoissonSchedule(RATE, new SplittableRandom(5000 + seed));
+        ArrivalRecorder recorder = new ArrivalRecorder(1, seed);
+        double t = 0;
+        long free = Long.MIN_VALUE;
+        for (int seq = 0; seq <= N; seq++) {
+            t += schedule.nextGapNanos();
+            Request r = new Request(0, 0, 0, (long) t, seq);
+            r.dispatched = Math.max(r.intended, free);
+            free = r.dispatched + costNanos;
+            recorder.logged(r, LogFormat.OK);
+        }
+        recorder.finish();
+        double[] gaps = recorder.gapSample(0);
+        assertEquals(N, gaps.length);
+        List<String> failures = new ArrayList<>();
+        Phase phase = Phase.open("main", Duration.ofNanos((long) (N / RATE * 1e9)), RATE, false);
+        SelfCheck.openPhase(phase, LoadPlan.Arrivals.POISSON, 1, N, RATE, gaps, "gaps", failures);
+        return failures.isEmpty() ? 0 : 1;
     }
 
     /**
@@ -85,20 +158,28 @@ class GapCheckTest {
     }
 
     /**
-     * The same rate, path and run length without the block: the gaps pass. When the machine itself
-     * held the dispatcher back (another process took the cores: its p99 delay beyond the 1 ms lag
-     * limit), the run was not healthy and a failed gap test is the right answer; the claim is
-     * then not testable on this run, and the test says so instead of passing or failing.
+     * The same rate, path and run length without the block: the gaps pass. The dispatcher sends to
+     * a backend that completes at once, so its gaps are those of the schedule unless the machine
+     * held its thread back for a good share of a mean gap (500 us), which the check is there to
+     * report. Another process taking both cores for milliseconds does that now and then on a
+     * shared 2-core machine, so the claim is that one of three runs passes at the unchanged limit:
+     * a generator that distorts its gaps itself fails all three (as the blocked one above does).
      */
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void aDispatcherThatIsNotBlockedPassesItAtTheSameRate() throws Exception {
-        SelfCheck check = run(NoopBackend.async(), "healthy");
-        SelfCheck.PhaseCheck main = check.phases().get(0);
-        assumeTrue(main.clientDelayP99Nanos() < 1_000_000,
-                () -> "the machine held the dispatcher back (delay p99 " + main.clientDelayP99Nanos() / 1000 + " us): " + main);
-        assertTrue(main.ksD() <= SelfCheck.ksLimit(main.ksSampleSize()), main::toString);
-        assertTrue(check.failures().stream().noneMatch(f -> f.contains("KS D=")), check::verdict);
+        List<String> attempts = new ArrayList<>();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            SelfCheck check = run(NoopBackend.async(), "healthy-" + attempt);
+            SelfCheck.PhaseCheck main = check.phases().get(0);
+            if (main.ksD() <= SelfCheck.ksLimit(main.ksSampleSize())
+                    && check.failures().stream().noneMatch(f -> f.contains("KS D="))) {
+                return;
+            }
+            attempts.add(String.format(java.util.Locale.ROOT, "KS D=%.4f (limit %.4f), hand-off p99 %d us",
+                    main.ksD(), SelfCheck.ksLimit(main.ksSampleSize()), main.clientDelayP99Nanos() / 1000));
+        }
+        throw new AssertionError("an unblocked dispatcher at 2,000/s failed the gap test in 3 runs of 3: " + attempts);
     }
 
     private SelfCheck run(AsyncBackend backend, String name) throws Exception {

@@ -25,8 +25,11 @@ class OpenLoopTest {
 
     /**
      * With idle workers, a request is sent by a worker that was waiting for its instant: the
-     * client's delay is one timed wake-up, not a queue. The bound is generous (a shared 2-core
-     * machine); the speed itself is measured by scripts/bench-vs-sysbench.
+     * client's delay is one timed wake-up, not a queue. The bound is the design's: the median
+     * request waits at most one timed wake-up ({@link SelfCheck#CLIENT_DELAY_FLOOR}, what a timed
+     * wake-up takes on the 2-core machines this was built on); a median beyond it means the
+     * requests waited for something else (a queue, a hand-off to another thread). The speed itself
+     * is measured by scripts/bench-vs-sysbench.
      */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -36,7 +39,8 @@ class OpenLoopTest {
         SelfCheck.PhaseCheck main = result.selfCheck().phases().get(0);
         assertTrue(main.idleWorkerRequests() >= 0.95 * main.scheduled(),
                 () -> main.idleWorkerRequests() + " of " + main.scheduled() + " found an idle worker");
-        assertTrue(main.clientDelayP50Nanos() < 2_000_000, () -> "client delay p50 " + main.clientDelayP50Nanos() + " ns");
+        assertTrue(main.clientDelayP50Nanos() <= SelfCheck.CLIENT_DELAY_FLOOR.toNanos(),
+                () -> "client delay p50 " + main.clientDelayP50Nanos() + " ns");
         assertEquals(0, result.totals().dropped());
         assertTrue(result.totals().balanced());
         try (RequestLogReader log = result.directory().openLog()) {

@@ -1,0 +1,135 @@
+package io.queuelab.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code queuelab resources} on two real runs made with {@code --telemetry-interval}: one whose
+ * "server" is a process that keeps a core busy, one whose server sleeps. The table's server CPU
+ * is judged against the kernel's own count for the busy process over the run (read from
+ * /proc/PID/stat by the test, apart from the sampler).
+ */
+class ResourcesCommandTest {
+    @TempDir
+    Path dir;
+
+    /** utime + stime of a process, in seconds (clock ticks of 1/100 s, Linux's USER_HZ). */
+    private static double cpuSeconds(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // fields 14 and 15 of the line
+    }
+
+    private Path run(String name, Process server) {
+        Path out = dir.resolve(name);
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "mm1", "--mu", "1000", "--rate", "100",
+                "--duration", "3s", "--report-interval", "0", "--telemetry-interval", "250ms",
+                "--server-pid", Long.toString(server.pid()), "--server-data-dir", dir.toString(), "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        return out;
+    }
+
+    /** The busy process's CPU seconds by the epoch instant, read by the test every 20 ms while the run goes. */
+    private static final class KernelCount implements AutoCloseable {
+        private final java.util.List<double[]> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final Thread reader;
+        private volatile boolean stop;
+
+        KernelCount(long pid) {
+            reader = new Thread(() -> {
+                while (!stop) {
+                    try {
+                        long before = epochNanos();
+                        double cpu = cpuSeconds(pid);
+                        samples.add(new double[] {(before + epochNanos()) / 2.0, cpu});
+                        Thread.sleep(20);
+                    } catch (Exception e) {
+                        return;
+                    }
+                }
+            });
+            reader.start();
+        }
+
+        private static long epochNanos() {
+            java.time.Instant now = java.time.Instant.now();
+            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        }
+
+        /** The count at an epoch instant: the last reading at or before it. */
+        double at(long epochNanos) {
+            double cpu = Double.NaN;
+            for (double[] s : samples) {
+                if (s[0] <= epochNanos) {
+                    cpu = s[1];
+                }
+            }
+            return cpu;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop = true;
+            reader.join();
+        }
+    }
+
+    @Test
+    void theTableGivesEachRunsServerCpuAsTheKernelCountedIt() throws Exception {
+        Process busy = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        Process idle = new ProcessBuilder("sleep", "60").start();
+        try {
+            Path busyRun;
+            double used;
+            double span;
+            try (KernelCount kernel = new KernelCount(busy.pid())) {
+                busyRun = run("busy", busy);
+                // the window the table covers: the first and the last sample of the server in host-resources.csv
+                List<Long> instants = Files.readAllLines(busyRun.resolve("host-resources.csv")).stream().skip(1)
+                        .map(l -> l.split(",")).filter(f -> f[1].equals("server")).map(f -> Long.parseLong(f[0])).toList();
+                long first = instants.get(0);
+                long last = instants.get(instants.size() - 1);
+                used = kernel.at(last) - kernel.at(first);
+                span = (last - first) / 1e9;
+            }
+            Path idleRun = run("idle", idle);
+
+            CliTestSupport.Result r = CliTestSupport.run("resources", busyRun.toString(), idleRun.toString());
+            assertEquals(0, r.exitCode(), r.err());
+            List<String> lines = r.out().lines().toList();
+            String[] busyRow = lines.stream().filter(l -> l.startsWith("busy ")).findFirst().orElseThrow().trim().split("\\s+");
+            String[] idleRow = lines.stream().filter(l -> l.startsWith("idle ")).findFirst().orElseThrow().trim().split("\\s+");
+            double busyCpu = Double.parseDouble(busyRow[2]);
+            // the kernel's count over the same window, read apart from the sampler: the readings are 20 ms
+            // apart and the count moves in ticks of 10 ms, so the two agree within 2 x (20 ms of the share +
+            // a tick) over the ~3 s window: 1.5 % of the share and 0.7 percentage points; 10 % and 1 point
+            double share = 100 * used / span;
+            assertEquals(share, busyCpu, 0.1 * share + 1,
+                    "server CPU " + busyCpu + " %, the kernel counted " + used + " s in the " + span + " s sampled:\n" + r.out());
+            assertTrue(busyCpu > 5, "a busy loop shows: " + r.out());
+            assertEquals(0, Double.parseDouble(idleRow[2]), 0.5, "a sleeping server uses no CPU:\n" + r.out());
+            assertTrue(Double.parseDouble(busyRow[4]) > 0 && Double.parseDouble(idleRow[4]) > 0, "each run's client CPU:\n" + r.out());
+            assertTrue(r.out().contains("busy / idle: server CPU "), r.out());
+        } finally {
+            busy.destroy();
+            idle.destroy();
+            busy.waitFor();
+            idle.waitFor();
+        }
+    }
+
+    @Test
+    void aRunWithoutTelemetryIsRefusedInOneLine() {
+        Path bare = dir.resolve("bare");
+        assertEquals(0, CliTestSupport.run("run", "--backend", "noop", "--rate", "100", "--duration", "1s",
+                "--report-interval", "0", "--out", bare.toString()).exitCode());
+        CliTestSupport.assertEachIsRefused(new String[][] {{"resources", bare.toString()}});
+    }
+}
