@@ -35,8 +35,8 @@ class AccountingCheckTest {
     private static List<Request> arrivals(long endNanos) {
         PoissonSchedule schedule = new PoissonSchedule(1000, new SplittableRandom(7));
         List<Request> all = new ArrayList<>();
-        double t = schedule.nextGapNanos();
-        for (long seq = 0; t < endNanos; seq++, t += schedule.nextGapNanos()) {
+        double t = schedule.nextOffsetNanos();
+        for (long seq = 0; t < endNanos; seq++, t = schedule.nextOffsetNanos()) {
             Request r = new Request(0, 0, 0, (long) t, seq);
             r.dispatched = r.intended;
             r.idleWorker = true;

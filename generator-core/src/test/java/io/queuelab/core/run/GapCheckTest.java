@@ -126,7 +126,7 @@ class GapCheckTest {
         double t = 0;
         long free = Long.MIN_VALUE;
         for (int seq = 0; seq <= N; seq++) {
-            t += schedule.nextGapNanos();
+            t = schedule.nextOffsetNanos(); // absolute offsets from the phase start
             Request r = new Request(0, 0, 0, (long) t, seq);
             r.dispatched = Math.max(r.intended, free);
             free = r.dispatched + costNanos;
