@@ -132,6 +132,51 @@ class RunSignalsTest {
     }
 
     /**
+     * SIGSTOP of a real run for 3 s: the verdict names the client's own stall (its start, length and
+     * the requests it touched) instead of "kept up", and the log flags exactly those requests.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aStallOfQueuelabItselfIsNamedAndItsRequestsFlagged() throws Exception {
+        Path out = dir.resolve("run");
+        Process p = start(out, "--backend", "mm1", "--mu", "1000", "--rate", "500", "--duration", "8s");
+        try {
+            awaitRunning(out, 1.5);
+            signal(p, "STOP");
+            Thread.sleep(3000);
+            signal(p, "CONT");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended");
+            String console = Files.readString(dir.resolve("console.txt"));
+            assertEquals(0, p.exitValue(), console);
+            JsonNode check = new ObjectMapper().readTree(out.resolve("manifest.json").toFile()).path("selfCheck");
+            JsonNode stall = null;
+            long touchedByAll = 0;
+            // a loaded machine may add a short stall of its own (the whole process waiting for a core)
+            for (JsonNode s : check.path("clientStalls")) {
+                touchedByAll += s.path("requests").asLong();
+                stall = s.path("seconds").asDouble() > 1 ? s : stall;
+            }
+            assertTrue(stall != null, check.toString());
+            assertTrue(stall.path("seconds").asDouble() > 2.9 && stall.path("seconds").asDouble() < 4, stall.toString());
+            assertTrue(stall.path("startSeconds").asDouble() > 1.0 && stall.path("startSeconds").asDouble() < 4, stall.toString());
+            long touched = stall.path("requests").asLong();
+            assertTrue(touched > 1200, "about 500/s over the 3 s stall, and those in flight: " + touched);
+            assertTrue(check.path("verdict").asText().contains("the client itself stalled (did not run at all) for 3."),
+                    check.path("verdict").asText());
+            assertTrue(console.contains("the client itself stalled"), console);
+            long flagged = 0;
+            try (RequestLogReader log = RunDirectory.open(out).openLog()) {
+                while (log.next()) {
+                    flagged += log.clientStall() ? 1 : 0;
+                }
+            }
+            assertEquals(touchedByAll, flagged, "the log flags each request a stall touched");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /**
      * kill -9 of a real run: nothing of the process runs after the signal, yet summary, export and
      * report of what it left succeed and say first that the run is incomplete, with what is on disk.
      */

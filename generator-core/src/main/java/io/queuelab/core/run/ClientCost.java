@@ -80,7 +80,8 @@ final class ClientCost {
         return Measured.between(from == null ? end : from, end);
     }
 
-    private static long processCpuNanos() {
+    /** The CPU time the process has used so far, all threads. */
+    static long processCpuNanos() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             long cpu = os.getProcessCpuTime();
             if (cpu >= 0) {

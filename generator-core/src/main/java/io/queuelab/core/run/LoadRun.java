@@ -92,6 +92,7 @@ public final class LoadRun {
         List<AutoCloseable> sessions = new ArrayList<>();
         RequestLogger logger = null;
         RequestPipeline pipeline = null;
+        ClientStalls stallWatch = null;
         try {
             // every connection is set up before the first arrival
             SyncSession[] syncSessions = null;
@@ -130,6 +131,8 @@ public final class LoadRun {
             logger = new RequestLogger(dir.log(), dir.errors(), anchorEpoch, backend, metrics, config.nodeIndex(),
                     plan.phases().size(), arrivals,
                     failure -> stop.request("the request log could not be written (" + failure.getMessage() + ")"));
+            stallWatch = new ClientStalls(clock);
+            logger.watch(stallWatch);
             PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart));
             manifest.start(ScheduleStart.of(anchorEpoch, times.start()));
             if (clockAtStart != null) {
@@ -228,6 +231,13 @@ public final class LoadRun {
                 scheduled = closed.issued();
             }
             LogTotals totals = logger.finish(scheduled);
+            List<SelfCheck.ClientStall> stalls = new ArrayList<>();
+            for (ClientStalls.Stall s : stallWatch.finish()) {
+                if (s.touched == 0) {
+                    continue; // before the schedule, or between arrivals: no measurement has it in its times
+                }
+                stalls.add(new SelfCheck.ClientStall((s.start - times.start()) / 1e9, (s.end - s.start) / 1e9, s.touched));
+            }
             if (clockAtStart != null) {
                 // a second measurement gives the drift of this node's clock over the run
                 ClockAnchor.Measurement end;
@@ -250,7 +260,8 @@ public final class LoadRun {
             }
             SelfCheck check = SelfCheck.evaluate(plan, arrivals, new SelfCheck.Counts(scheduledPerPhase, droppedAtQueue,
                     logger.completedPerPhase(), maxQueue, syncSessions == null ? config.inFlightBound() : syncSessions.length,
-                    totals, phaseSeconds, logger.writeFailure() == null ? null : logger.writeFailure().getMessage()), measured);
+                    totals, phaseSeconds, logger.writeFailure() == null ? null : logger.writeFailure().getMessage(), stalls),
+                    measured);
             boolean finite = plan.finiteWork();
             manifest.totals(totals).selfCheck(check).end(new RunEnd(ClockProbe.wallClockNanos(),
                     finite ? plan.requestsPerJob() : null,
@@ -263,6 +274,9 @@ public final class LoadRun {
             manifest.write(dir.path());
             return new RunResult(dir, totals, check);
         } finally {
+            if (stallWatch != null) {
+                stallWatch.close();
+            }
             metrics.stopReporter();
             if (pipeline != null) {
                 pipeline.hardStop();

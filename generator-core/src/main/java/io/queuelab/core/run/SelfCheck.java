@@ -34,19 +34,39 @@ import io.queuelab.core.schedule.Phase;
  * schedule lag p99 above {@link #LAG_P99_LIMIT}; a client delay p99 above both
  * {@value #CLIENT_DELAY_SHARE} of the service p99 and {@link #CLIENT_DELAY_FLOOR}; any dropped
  * request (named as the server's saturation when the schedule was on time and every worker busy);
- * accounting that does not agree.
+ * accounting that does not agree; a stall of the client process itself ({@link ClientStall}), which
+ * would otherwise pass for queueing behind a slow server.
  */
 public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Nanos, long lagP99Nanos,
                         long lagP999Nanos, long lagMaxNanos, long maxQueueLength, long dropped,
                         double cpuSeconds, double cpuMicrosPerRequest, double gcPauseSeconds, long gcCount,
                         List<String> failures, String verdict, double processCpuSeconds, double cpuMachineShare,
-                        long lost, long duplicated, List<String> notes) {
+                        long lost, long duplicated, List<String> notes, List<ClientStall> clientStalls) {
 
     /** Lists a manifest of an older writer may lack are empty. */
     public SelfCheck {
         phases = phases == null ? List.of() : phases;
         failures = failures == null ? List.of() : failures;
         notes = notes == null ? List.of() : notes;
+        clientStalls = clientStalls == null ? List.of() : clientStalls;
+    }
+
+    /** A self-check without client stalls (a merge of nodes, a synthetic run). */
+    public SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Nanos, long lagP99Nanos,
+                     long lagP999Nanos, long lagMaxNanos, long maxQueueLength, long dropped,
+                     double cpuSeconds, double cpuMicrosPerRequest, double gcPauseSeconds, long gcCount,
+                     List<String> failures, String verdict, double processCpuSeconds, double cpuMachineShare,
+                     long lost, long duplicated, List<String> notes) {
+        this(openLoop, phases, lagP50Nanos, lagP99Nanos, lagP999Nanos, lagMaxNanos, maxQueueLength, dropped, cpuSeconds,
+                cpuMicrosPerRequest, gcPauseSeconds, gcCount, failures, verdict, processCpuSeconds, cpuMachineShare, lost,
+                duplicated, notes, List.of());
+    }
+
+    /**
+     * A stall of the client process itself (it did not run at all), {@code startSeconds} after the
+     * schedule's start, and the requests whose interval overlapped it (flagged in the log).
+     */
+    public record ClientStall(double startSeconds, double seconds, long requests) {
     }
 
     /**
@@ -118,7 +138,12 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      * @param logFailure   why the request log could not be written (a full disk), or null
      */
     record Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
-                  int workers, LogTotals logged, double[] phaseSeconds, String logFailure) {
+                  int workers, LogTotals logged, double[] phaseSeconds, String logFailure, List<ClientStall> stalls) {
+        Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
+               int workers, LogTotals logged, double[] phaseSeconds, String logFailure) {
+            this(scheduledPerPhase, droppedAtQueue, completedPerPhase, maxQueueLength, workers, logged, phaseSeconds,
+                    logFailure, List.of());
+        }
     }
 
     static SelfCheck evaluate(LoadPlan plan, ArrivalRecorder arrivals, Counts counts, ClientCost.Measured cost) {
@@ -149,6 +174,12 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         boolean onSchedule = p99 <= LAG_P99_LIMIT.toNanos();
         if (open && !onSchedule) {
             failures.add("schedule lag p99 " + Durations.format(p99) + " exceeds " + Durations.format(LAG_P99_LIMIT.toNanos()));
+        }
+        for (ClientStall stall : counts.stalls()) {
+            failures.add(String.format(Locale.ROOT, "the client itself stalled (did not run at all) for %s from %.3f s after the "
+                            + "start: the %d requests it touched include the stall in their times, which are not measurements "
+                            + "of the server (flagged client_stall in the log)",
+                    Durations.format((long) (stall.seconds() * 1e9)), stall.startSeconds(), stall.requests()));
         }
         LogTotals totals = counts.logged();
         if (counts.logFailure() != null) {
@@ -188,7 +219,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 counts.maxQueueLength(), totals.dropped(), cost.cpuSeconds(),
                 measuredRequests == 0 ? 0 : cost.cpuSeconds() * 1e6 / measuredRequests, cost.gcSeconds(), cost.gcCount(),
                 List.copyOf(failures), verdict, cost.processCpuSeconds(), cost.machineShare(), lost, duplicated,
-                List.copyOf(notes));
+                List.copyOf(notes), List.copyOf(counts.stalls()));
     }
 
     /** Fails a phase whose client delay p99 is a visible share of its service time p99. */
