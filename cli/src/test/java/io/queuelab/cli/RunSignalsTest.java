@@ -131,6 +131,61 @@ class RunSignalsTest {
         }
     }
 
+    /** The running (not zombie) processes with the data directory of the embedded MariaDB in {@code embedded}. */
+    private static List<ProcessHandle> servers(Path embedded) throws Exception {
+        String argument = "--datadir=" + embedded.resolve("data").toFile().getCanonicalPath();
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().arguments().map(a -> List.of(a).contains(argument)).orElse(false))
+                .toList();
+    }
+
+    /**
+     * A signal while the embedded MariaDB is still starting (the seconds before it accepts
+     * connections): SIGINT stops it before queuelab exits; SIGKILL leaves it to the watchdog, which
+     * stops it within seconds. Before: the server ran on under pid 1 until a later command found it.
+     */
+    private void signalWhileTheServerStarts(String signal) throws Exception {
+        Path embedded = dir.resolve("db");
+        Process p = start(dir.resolve("run"), "--embedded-dir", embedded.toString(), "--rate", "10", "--duration", "5s");
+        try {
+            long deadline = System.nanoTime() + 90_000_000_000L;
+            while (servers(embedded).isEmpty()) {
+                assertTrue(p.isAlive(), Files.readString(dir.resolve("console.txt")));
+                assertTrue(System.nanoTime() < deadline, "no server started");
+                Thread.sleep(20);
+            }
+            Thread.sleep(300); // inside its start, before it accepts connections
+            signal(p, signal);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "queuelab ended after SIG" + signal);
+            if (signal.equals("INT")) {
+                assertEquals(List.of(), servers(embedded), "the server is stopped before queuelab exits");
+            } else {
+                long until = System.nanoTime() + 40_000_000_000L; // the watchdog's SIGTERM, SIGKILL after its 30 s grace
+                while (!servers(embedded).isEmpty() && System.nanoTime() < until) {
+                    Thread.sleep(100);
+                }
+                assertEquals(List.of(), servers(embedded), "the watchdog stopped the orphan");
+            }
+        } finally {
+            p.destroyForcibly();
+            for (ProcessHandle h : servers(embedded)) {
+                h.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ctrlCWhileTheEmbeddedServerStartsLeavesNoServer() throws Exception {
+        signalWhileTheServerStarts("INT");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void sigkillWhileTheEmbeddedServerStartsLeavesNoOrphan() throws Exception {
+        signalWhileTheServerStarts("KILL");
+    }
+
     /**
      * SIGSTOP of a real run for 3 s: the verdict names the client's own stall (its start, length and
      * the requests it touched) instead of "kept up", and the log flags exactly those requests.
