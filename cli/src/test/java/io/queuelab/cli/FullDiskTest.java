@@ -62,4 +62,48 @@ class FullDiskTest {
             assertEquals(List.of(), filesUnder(full.dir), "no PNG cut short or empty, no report");
         }
     }
+
+    /**
+     * The disk fills during a run (another file takes the space left once the run is under way):
+     * the run stops, the console shows the totals and the verdict with the log's failure, and the
+     * one-line error names the manifest that could not be written.
+     */
+    @Test
+    void aDiskThatFillsDuringARunLeavesTheTotalsAndVerdictOnTheConsole() throws Exception {
+        try (SmallTmpfs disk = SmallTmpfs.mount(dir.resolve("disk"), 1024)) {
+            Path run = disk.dir.resolve("run");
+            Thread filler = new Thread(() -> {
+                try {
+                    while (!Files.exists(run.resolve("requests.qlog"))) {
+                        Thread.sleep(20);
+                    }
+                    Thread.sleep(1000);
+                    try (var out = Files.newOutputStream(disk.dir.resolve("hog"))) {
+                        byte[] block = new byte[4096];
+                        while (true) {
+                            out.write(block);
+                        }
+                    }
+                } catch (IOException full) {
+                    // the disk is full: that was the point
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            filler.start();
+            CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "mm1", "--mu", "5000", "--rate", "1000",
+                    "--duration", "4s", "--report-interval", "0", "--out", run.toString());
+            filler.join(10_000);
+            assertEquals(2, r.exitCode(), r.out() + r.err());
+            String err = r.err().strip();
+            String last = err.substring(err.lastIndexOf('\n') + 1);
+            assertTrue(last.startsWith("queuelab: could not write " + run.resolve("manifest.json") + ": No space left on device: "
+                    + "the totals and the verdict above are not saved"), err);
+            assertTrue(r.out().contains("the request log could not be written (" + run.resolve("requests.qlog")
+                    + ": No space left on device)"), r.out());
+            assertTrue(r.out().contains("verdict: "), r.out());
+            assertTrue(r.out().contains(" scheduled "), "the totals: " + r.out());
+            assertFalse(Files.exists(run.resolve("manifest.json.tmp")), "no manifest cut short");
+        }
+    }
 }

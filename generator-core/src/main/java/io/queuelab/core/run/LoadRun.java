@@ -130,7 +130,7 @@ public final class LoadRun {
             ArrivalRecorder arrivals = new ArrivalRecorder(plan.phases().size(), recorderSeed);
             logger = new RequestLogger(dir.log(), dir.errors(), anchorEpoch, backend, metrics, config.nodeIndex(),
                     plan.phases().size(), arrivals,
-                    failure -> stop.request("the request log could not be written (" + failure.getMessage() + ")"));
+                    failure -> stop.request("the request log could not be written (" + dir.log() + ": " + failure.getMessage() + ")"));
             stallWatch = new ClientStalls(clock);
             logger.watch(stallWatch);
             PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart));
@@ -260,7 +260,7 @@ public final class LoadRun {
             }
             SelfCheck check = SelfCheck.evaluate(plan, arrivals, new SelfCheck.Counts(scheduledPerPhase, droppedAtQueue,
                     logger.completedPerPhase(), maxQueue, syncSessions == null ? config.inFlightBound() : syncSessions.length,
-                    totals, phaseSeconds, logger.writeFailure() == null ? null : logger.writeFailure().getMessage(), stalls),
+                    totals, phaseSeconds, logger.writeFailure() == null ? null : dir.log() + ": " + logger.writeFailure().getMessage(), stalls),
                     measured);
             boolean finite = plan.finiteWork();
             manifest.totals(totals).selfCheck(check).end(new RunEnd(ClockProbe.wallClockNanos(),
@@ -271,8 +271,13 @@ public final class LoadRun {
                     stoppedAt >= 0 ? String.format(Locale.ROOT, "%s at %.1f s of %.1f s", stop.reason(),
                             Math.max(0, stoppedAt - times.start()) / 1e9, (times.end() - times.start()) / 1e9) : null));
             manifest.markComplete();
-            manifest.write(dir.path());
-            return new RunResult(dir, totals, check);
+            RunResult result = new RunResult(dir, totals, check);
+            try {
+                manifest.write(dir.path());
+            } catch (IOException e) {
+                throw new ManifestNotWritten(result, manifest, e);
+            }
+            return result;
         } finally {
             if (stallWatch != null) {
                 stallWatch.close();
