@@ -100,6 +100,13 @@ class RunSignalsTest {
         endsCleanly("TERM", 143);
     }
 
+    /** A closed terminal or a dropped ssh session: before, exit 129 with no totals and no end mark. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void sighupEndsTheRunWithEveryRecordAndACompleteManifest() throws Exception {
+        endsCleanly("HUP", 129);
+    }
+
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aSecondCtrlCExitsAtOnceLeavingAReadableLog() throws Exception {
@@ -135,7 +142,8 @@ class RunSignalsTest {
     private static List<ProcessHandle> servers(Path embedded) throws Exception {
         String argument = "--datadir=" + embedded.resolve("data").toFile().getCanonicalPath();
         return ProcessHandle.allProcesses()
-                .filter(h -> h.info().arguments().map(a -> List.of(a).contains(argument)).orElse(false))
+                .filter(h -> h.info().arguments().map(a -> List.of(a).contains(argument) && !List.of(a).contains("queuelab-watchdog"))
+                        .orElse(false))
                 .toList();
     }
 
@@ -155,10 +163,18 @@ class RunSignalsTest {
                 Thread.sleep(20);
             }
             Thread.sleep(300); // inside its start, before it accepts connections
+            List<ProcessHandle> children = p.toHandle().descendants().toList();
+            assertFalse(children.isEmpty(), "the server and its watchdog");
             signal(p, signal);
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "queuelab ended after SIG" + signal);
             if (signal.equals("INT")) {
                 assertEquals(List.of(), servers(embedded), "the server is stopped before queuelab exits");
+                long until = System.nanoTime() + 10_000_000_000L; // the watchdog sees the pipe close and exits
+                while (children.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < until) {
+                    Thread.sleep(50);
+                }
+                assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList(),
+                        "no child process of queuelab left");
             } else {
                 long until = System.nanoTime() + 40_000_000_000L; // the watchdog's SIGTERM, SIGKILL after its 30 s grace
                 while (!servers(embedded).isEmpty() && System.nanoTime() < until) {

@@ -40,7 +40,8 @@ public final class ChildProcesses {
             // one grep over every command line first (it has ended, with its own, before the check)
             "  for f in $(grep -alsF -e \"$m\" /proc/[0-9]*/cmdline); do q=${f#/proc/}; q=${q%/cmdline};",
             "    has $q \"$m\" && ! has $q queuelab-watchdog && echo $q; done; }",
-            "while read -r _; do :; done",
+            // "done" is the JVM's word that it stopped the server itself: a later server of the same marker is not ours
+            "while read -r l; do [ \"$l\" = done ] && exit 0; done",
             "s=$(ours); [ -n \"$s\" ] || exit 0",
             "alive() { for q in $s; do has $q \"$m\" && echo $q; done; }",
             "kill -TERM $s 2>/dev/null",
@@ -48,6 +49,8 @@ public final class ChildProcesses {
             "while [ $i -lt $((g * 10)) ] && [ -n \"$(alive)\" ]; do sleep 0.1; i=$((i + 1)); done",
             "k=$(alive); [ -n \"$k\" ] && kill -KILL $k 2>/dev/null",
             "exit 0");
+
+    private static final String WATCHDOG_NAME = "queuelab-watchdog";
 
     private ChildProcesses() {
     }
@@ -102,11 +105,14 @@ public final class ChildProcesses {
 
     /**
      * The running processes (not zombies) whose command line contains {@code argument} exactly,
-     * e.g. {@code --datadir=/x/data}; only processes of users whose command lines we may read.
+     * e.g. {@code --datadir=/x/data}; only processes of users whose command lines we may read; never a
+     * watchdog.
      */
     public static List<ProcessHandle> withArgument(String argument) {
+        // a watchdog's own command line holds its child's marker: it is not the child
         return ProcessHandle.allProcesses()
-                .filter(h -> h.info().arguments().map(args -> Arrays.asList(args).contains(argument)).orElse(false))
+                .filter(h -> h.info().arguments().map(args -> Arrays.asList(args).contains(argument)
+                        && !Arrays.asList(args).contains(WATCHDOG_NAME)).orElse(false))
                 .toList();
     }
 
@@ -121,7 +127,7 @@ public final class ChildProcesses {
      * {@code marker}. Close it after stopping the child normally.
      */
     public static Watchdog tieToThisJvm(ProcessHandle child, String marker, Duration grace) throws IOException {
-        return watchdog(Long.toString(child.pid()), marker, grace);
+        return watchdog(Long.toString(child.pid()), marker, grace, false);
     }
 
     /**
@@ -129,26 +135,33 @@ public final class ChildProcesses {
      * this JVM ends, every process whose command line contains {@code marker} is stopped. Tie it
      * before starting a server whose start takes seconds, so that a signal during the start does not
      * leave the server running; the marker must be unique to the server (a data directory).
+     * {@link Watchdog#close()} tells it that the server was stopped and it exits without a look
+     * (a server started after with the same marker is not its own).
      */
     public static Watchdog tieToThisJvm(String marker, Duration grace) throws IOException {
-        return watchdog("-", marker, grace);
+        return watchdog("-", marker, grace, true);
     }
 
-    private static Watchdog watchdog(String pid, String marker, Duration grace) throws IOException {
-        Process watchdog = new ProcessBuilder("/bin/sh", "-c", WATCHDOG, "queuelab-watchdog",
+    private static Watchdog watchdog(String pid, String marker, Duration grace, boolean stoppedOnClose) throws IOException {
+        Process watchdog = new ProcessBuilder("/bin/sh", "-c", WATCHDOG, WATCHDOG_NAME,
                 pid, marker, Long.toString(Math.max(1, grace.toSeconds())))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        return new Watchdog(watchdog);
+        return new Watchdog(watchdog, stoppedOnClose);
     }
 
-    /** A running watchdog; {@link #close()} lets it check its child once more and exit. */
+    /**
+     * A running watchdog; {@link #close()} lets it check its child once more and exit (one tied to
+     * a marker exits at once: its owner stopped the server).
+     */
     public static final class Watchdog implements AutoCloseable {
         private final Process process;
+        private final boolean stoppedOnClose;
 
-        private Watchdog(Process process) {
+        private Watchdog(Process process, boolean stoppedOnClose) {
             this.process = process;
+            this.stoppedOnClose = stoppedOnClose;
         }
 
         /** The watchdog's own process (tests kill it to make an orphan on purpose). */
@@ -159,6 +172,9 @@ public final class ChildProcesses {
         @Override
         public void close() {
             try (OutputStream pipe = process.getOutputStream()) {
+                if (stoppedOnClose) {
+                    pipe.write("done\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                }
                 pipe.flush();
             } catch (IOException alreadyClosed) {
                 // the watchdog is gone; nothing to tell it
