@@ -64,6 +64,25 @@ class FaultsAndLimitsTest {
         assertTrue(err.contains("beyond the bound of 1,000,000,000 customers"), err);
     }
 
+    /** Before: 2^31 replications ended in OutOfMemoryError after 27 s; 1e9 customers x 1e6 replications ran without end. */
+    @Test
+    void theSimulationsTotalWorkAndMemoryAreBoundedUpFront() {
+        Path out = dir.resolve("sim");
+        String err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--customers", "1000",
+                "--replications", "2147483647", "--out", out.toString());
+        assertEquals("queuelab: --replications 2,147,483,647 is beyond the bound of 1,000 replications (each keeps its "
+                + "response-time histogram, up to ~170 KB, in memory until the end)", err);
+        assertFalse(Files.exists(out));
+        err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--customers", "1000000000",
+                "--replications", "1000");
+        assertEquals("queuelab: 1,000 replications of about 1.00e+09 customers each (1.00e+12 in all) are beyond the bound "
+                + "of 10,000,000,000 customers in all (15-30 minutes on two threads, docs/benchmarks.md): fewer --replications "
+                + "or shorter replications", err);
+        err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--customers", "100000000",
+                "--precision", "0.001", "--max-replications", "500");
+        assertTrue(err.contains("fewer --max-replications"), err);
+    }
+
     @Test
     void aStartInThePastAndADuplicateRateAreRefusedBeforeAnythingIsCreated() {
         Path out = dir.resolve("late");
@@ -95,7 +114,7 @@ class FaultsAndLimitsTest {
                 + "new files or directories", err);
         // an export target: the failure comes from the JDK with the path alone, the reason is looked up
         err = refused("export", run.toString(), "--csv", "/proc/x.csv");
-        assertTrue(err.startsWith("queuelab: /proc/x.csv.part: "), err);
+        assertTrue(err.startsWith("queuelab: /proc/x.csv.tmp: "), err);
         assertTrue(err.contains("proc file system"), err);
     }
 
