@@ -59,7 +59,10 @@ public final class FitCommand implements Callable<Integer> {
             if (latency != null && !loadDependent) {
                 throw new IllegalArgumentException("--latency applies to --load-dependent only");
             }
-            List<Mm1Point> points = Fits.mm1Points(RunArguments.read(RunArguments.expand(runs)));
+            List<Path> expanded = RunArguments.expand(runs);
+            refuseTwice(expanded);
+            List<Mm1Point> points = Fits.mm1Points(RunArguments.read(expanded));
+            refuseOneRate(points);
             System.out.print(Mm1Fits.paper(points).toTable());
             System.out.println();
             System.out.print(Mm1Fits.joint(points).toTable());
@@ -71,6 +74,35 @@ public final class FitCommand implements Callable<Integer> {
             return 0;
         }
     }
+
+    /** A run given twice (by two spellings, or in a sweep and alone) would be two identical points of one fit. */
+    static void refuseTwice(List<Path> runs) throws IOException {
+        java.util.Map<Path, Path> seen = new java.util.HashMap<>();
+        for (Path run : runs) {
+            Path earlier = seen.putIfAbsent(run.toRealPath(), run);
+            if (earlier != null) {
+                throw new IllegalArgumentException("run " + run + " is given twice" + (earlier.equals(run) ? "" : " (also as " + earlier + ")")
+                        + ": each run is one point of the fit");
+            }
+        }
+    }
+
+    /**
+     * Runs at one arrival rate cannot separate the service time from the latency (before: an
+     * "identified" fit with mu = 3.5e10/s). Runs at one target rate measure rates a few per cent
+     * apart (Poisson noise), so rates within {@value #ONE_RATE_SPREAD} of each other count as one.
+     */
+    static void refuseOneRate(List<Mm1Point> points) {
+        double low = points.stream().mapToDouble(Mm1Point::lambda).min().orElse(0);
+        double high = points.stream().mapToDouble(Mm1Point::lambda).max().orElse(0);
+        if (high <= low * (1 + ONE_RATE_SPREAD)) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "the %d run(s) are all at one arrival rate (%.4g-%.4g/s): fitting mu and l needs runs at two rates or more",
+                    points.size(), low, high));
+        }
+    }
+
+    private static final double ONE_RATE_SPREAD = 0.05;
 
     @Command(name = "dpb", mixinStandardHelpOptions = true,
             description = {"The dirty-page-buffer model of seed 004 the paper's way (section 4.2), printed as its Table 1."})
