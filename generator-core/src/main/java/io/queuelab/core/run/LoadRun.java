@@ -260,8 +260,8 @@ public final class LoadRun {
             }
             SelfCheck check = SelfCheck.evaluate(plan, arrivals, new SelfCheck.Counts(scheduledPerPhase, droppedAtQueue,
                     logger.completedPerPhase(), maxQueue, syncSessions == null ? config.inFlightBound() : syncSessions.length,
-                    totals, phaseSeconds, logger.writeFailure() == null ? null : dir.log() + ": " + logger.writeFailure().getMessage(), stalls),
-                    measured);
+                    totals, phaseSeconds, logger.writeFailure() == null ? null : dir.log() + ": " + logger.writeFailure().getMessage(), stalls,
+                    completionSeconds(times, arrivals)), measured);
             boolean finite = plan.finiteWork();
             manifest.totals(totals).selfCheck(check).end(new RunEnd(ClockProbe.wallClockNanos(),
                     finite ? plan.requestsPerJob() : null,
@@ -291,6 +291,16 @@ public final class LoadRun {
                 logger.close();
             }
         }
+    }
+
+    /** Per phase, from its start to the last completion of its requests (0 where none completed). */
+    private static double[] completionSeconds(PhaseTimes times, ArrivalRecorder arrivals) {
+        double[] seconds = new double[times.phases()];
+        for (int i = 0; i < seconds.length; i++) {
+            long last = arrivals.lastCompleted(i);
+            seconds[i] = last == Long.MIN_VALUE ? 0 : Math.max(0, last - times.start(i)) / 1e9;
+        }
+        return seconds;
     }
 
     private long startOffset(RunClock clock, long anchorEpoch, ClockOffset clockAtStart) {

@@ -137,12 +137,22 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      * @param phaseSeconds how long each phase ran: its planned duration, or up to a stop (0 after it)
      * @param logFailure   why the request log could not be written (a full disk), or null
      */
+    /**
+     * @param completionSeconds per phase, from its start to the last completion of its requests (the
+     *                          drain's included), at least the phase's own seconds: the time its
+     *                          completions took
+     */
     record Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
-                  int workers, LogTotals logged, double[] phaseSeconds, String logFailure, List<ClientStall> stalls) {
+                  int workers, LogTotals logged, double[] phaseSeconds, String logFailure, List<ClientStall> stalls,
+                  double[] completionSeconds) {
         Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
                int workers, LogTotals logged, double[] phaseSeconds, String logFailure) {
             this(scheduledPerPhase, droppedAtQueue, completedPerPhase, maxQueueLength, workers, logged, phaseSeconds,
-                    logFailure, List.of());
+                    logFailure, List.of(), phaseSeconds);
+        }
+
+        double completionSeconds(int phase) {
+            return Math.max(phaseSeconds[phase], completionSeconds[phase]);
         }
     }
 
@@ -154,7 +164,10 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         for (int i = 0; i < plan.phases().size(); i++) {
             Phase p = plan.phases().get(i);
             double seconds = counts.phaseSeconds()[i];
-            double achieved = seconds > 0 ? counts.completedPerPhase()[i] / seconds : 0;
+            // over the time the completions took: a drain's completions over the phase's length alone
+            // made 1,278/s look like 3,836/s
+            double span = counts.completionSeconds(i);
+            double achieved = span > 0 ? counts.completedPerPhase()[i] / span : 0;
             if (!p.warmup()) {
                 measuredRequests += open ? counts.scheduledPerPhase()[i] : counts.completedPerPhase()[i];
             }
@@ -175,6 +188,11 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         if (open && !onSchedule) {
             failures.add("schedule lag p99 " + Durations.format(p99) + " exceeds " + Durations.format(LAG_P99_LIMIT.toNanos()));
         }
+        if (measuredRequests == 0) {
+            // nothing to judge is not a run that kept up (a sweep counted it as finished)
+            failures.add("no request was " + (open ? "scheduled" : "completed") + " outside warm-up: nothing was measured "
+                    + "(lengthen the run or raise the rate)");
+        }
         for (ClientStall stall : counts.stalls()) {
             failures.add(String.format(Locale.ROOT, "the client itself stalled (did not run at all) for %s from %.3f s after the "
                             + "start: the %d requests it touched include the stall in their times, which are not measurements "
@@ -186,8 +204,16 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
             failures.add("the request log could not be written (" + counts.logFailure() + "): the run was stopped, and the "
                     + "records after the last chunk on disk are missing from the log (the totals count them)");
         }
+        double serverShare = serverShare(plan, arrivals, counts);
+        boolean serverSaturated = onSchedule && serverShare >= 0.5;
+        int serverFailures = 0;
         if (totals.dropped() > 0) {
-            failures.add(overload(totals.dropped(), counts, phases, onSchedule, serverShare(plan, arrivals, counts)));
+            failures.add(overload(totals.dropped(), counts, phases, onSchedule, serverShare));
+            serverFailures += serverSaturated ? 1 : 0;
+        }
+        if (open && totals.unfinished() > 0) {
+            failures.add(unfinished(totals.unfinished(), counts, phases, serverSaturated, serverShare));
+            serverFailures += serverSaturated ? 1 : 0;
         }
         long lost = 0;
         long duplicated = 0;
@@ -209,7 +235,10 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                         + totals.dropped() + " dropped records");
             }
         }
-        String verdict = failures.isEmpty() ? KEPT_UP : "the generator did not keep up: " + String.join("; ", failures);
+        // when the server's saturation is all that failed, the headline says so rather than blame the generator
+        String verdict = failures.isEmpty() ? KEPT_UP
+                : serverFailures == failures.size() ? String.join("; ", failures)
+                : "the generator did not keep up: " + String.join("; ", failures);
         List<String> notes = new ArrayList<>();
         if (cost.machineShare() > CPU_SHARE_NOTE) {
             notes.add(String.format(Locale.ROOT, "the client used %.0f %% of the machine's %d cores outside warm-up: a server "
@@ -250,7 +279,28 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
             }
         }
         int workers = counts.workers();
-        return seconds == 0 ? 0 : service / (seconds * workers);
+        return seconds == 0 ? 0 : Math.min(1, service / (seconds * workers));
+    }
+
+    /**
+     * Requests still queued or in flight when the drain timeout ran out: with the schedule on time
+     * and the workers waiting for the server, the server was saturated (its throughput is what the
+     * run measured of it); otherwise the client did not keep up.
+     */
+    private static String unfinished(long unfinished, Counts counts, List<PhaseCheck> phases, boolean serverSaturated,
+                                     double serverShare) {
+        String rates = phases.stream().filter(p -> !p.warmup())
+                .map(p -> String.format(Locale.ROOT, "%s %.4g/s against %.4g/s arriving", p.name(), p.achievedRate(), p.targetRate()))
+                .reduce((a, b) -> a + ", " + b).orElse("-");
+        String share = String.format(Locale.ROOT, "%.0f %%", serverShare * 100);
+        if (serverSaturated) {
+            return "the server was saturated: " + unfinished + " requests were still queued or in flight when the drain "
+                    + "timeout ran out (the schedule was on time, the " + counts.workers() + " workers spent " + share
+                    + " of their time waiting for the server; it completed " + rates + ")";
+        }
+        return unfinished + " requests were still queued or in flight when the drain timeout ran out: the client's "
+                + counts.workers() + " workers could not keep up (they spent only " + share + " of their time waiting for "
+                + "the server; completed " + rates + ")";
     }
 
     /**
@@ -265,7 +315,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 .orElse("-");
         String share = String.format(Locale.ROOT, "%.0f %%", serverShare * 100);
         if (onSchedule && serverShare >= 0.5) {
-            return dropped + " requests dropped at the queue bound: the server was saturated (the schedule was on time, "
+            return "the server was saturated: " + dropped + " requests dropped at the queue bound (the schedule was on time, "
                     + "the " + counts.workers() + " workers spent " + share + " of their time waiting for the server, the "
                     + "queue reached " + counts.maxQueueLength() + "; service p99 " + service + ")";
         }

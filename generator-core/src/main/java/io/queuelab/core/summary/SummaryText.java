@@ -47,8 +47,12 @@ public final class SummaryText {
                     s.measuredCount(e.getKey()), (e.getValue()[0] - start) / 1e9, (e.getValue()[1] - start) / 1e9));
         }
         // the measured span: first intended instant to the last completion or arrival (RunSummary, docs/log-format.md)
-        b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s, %.1f arrivals/s over %.3f s (outside warm-up)%n",
-                s.throughput(), s.arrivalRate(), s.spanSeconds()));
+        if (Double.isNaN(s.arrivalRate()) || s.spanSeconds() <= 0) {
+            b.append("rate      - (no request outside warm-up: nothing was measured)\n"); // was "rate NaN"
+        } else {
+            b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s, %.1f arrivals/s over %.3f s (outside warm-up)%n",
+                    s.throughput(), s.arrivalRate(), s.spanSeconds()));
+        }
         if (manifest != null) {
             manifest.merge().ifPresent(merge -> b.append(merged(merge)));
         }
