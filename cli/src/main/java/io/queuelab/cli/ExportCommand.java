@@ -39,6 +39,9 @@ public final class ExportCommand implements Callable<Integer> {
             description = "Interval of the .hlog histograms (default ${DEFAULT-VALUE}).")
     Duration interval;
 
+    @Option(names = "--force", description = "Replace an existing CSV file or .hlog files.")
+    boolean force;
+
     @Spec
     CommandSpec spec;
 
@@ -46,6 +49,9 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (csv == null && hlog == null) {
             throw new IllegalArgumentException("say what to export: --csv [FILE] and/or --hlog [DIR]");
+        }
+        if (csv != null && !csv.equals("-")) {
+            OutputPath.requireNew(Path.of(csv), "CSV file", force);
         }
         RunDirectory run = RunDirectory.open(dir);
         // first, on stderr (the CSV may be going to stdout): an incomplete run or a damaged log

@@ -83,6 +83,36 @@ class FaultsAndLimitsTest {
         assertTrue(err.contains("fewer --max-replications"), err);
     }
 
+    /** Before: "rate NaN" and "the generator kept up" for a run that measured nothing. */
+    @Test
+    void aRunWithNoMeasuredRequestSaysSoInsteadOfNaNAndKeptUp() {
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "0.001", "--duration", "1s",
+                "--report-interval", "0", "--out", dir.resolve("empty").toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertFalse(r.out().contains("NaN"), r.out());
+        assertTrue(r.out().contains("rate      - (no request outside warm-up: nothing was measured)"), r.out());
+        assertFalse(r.out().contains("the generator kept up"), r.out());
+        assertTrue(r.out().contains("no request was scheduled outside warm-up: nothing was measured"), r.out());
+    }
+
+    /** Before: report --out and export --csv replaced an existing file silently. */
+    @Test
+    void anExistingReportOrCsvIsReplacedOnlyWithForce() throws IOException {
+        Path run = noopRun("run");
+        Path csv = Files.writeString(dir.resolve("mine.csv"), "keep me");
+        Path html = Files.writeString(dir.resolve("mine.html"), "keep me too");
+        assertEquals("queuelab: CSV file " + csv + " already exists (choose a new one, or --force to replace it)",
+                refused("export", run.toString(), "--csv", csv.toString()));
+        assertEquals("queuelab: report " + html + " already exists (choose a new one, or --force to replace it)",
+                refused("report", run.toString(), "--out", html.toString()));
+        assertEquals("keep me", Files.readString(csv));
+        assertEquals("keep me too", Files.readString(html));
+        assertEquals(0, CliTestSupport.run("export", run.toString(), "--csv", csv.toString(), "--force").exitCode());
+        assertTrue(Files.readString(csv).startsWith("node,worker,operation,outcome"));
+        assertEquals(0, CliTestSupport.run("report", run.toString(), "--out", html.toString(), "--force").exitCode());
+        assertTrue(Files.readString(html).contains("<html"));
+    }
+
     @Test
     void aStartInThePastAndADuplicateRateAreRefusedBeforeAnythingIsCreated() {
         Path out = dir.resolve("late");
