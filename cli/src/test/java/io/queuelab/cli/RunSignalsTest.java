@@ -229,7 +229,8 @@ class RunSignalsTest {
             }
             assertTrue(stall != null, check.toString());
             assertTrue(stall.path("seconds").asDouble() > 2.9 && stall.path("seconds").asDouble() < 4, stall.toString());
-            assertTrue(stall.path("startSeconds").asDouble() > 1.0 && stall.path("startSeconds").asDouble() < 4, stall.toString());
+            // when the test sends SIGSTOP (1.5 s after the start is seen, later on a loaded machine): within the run
+            assertTrue(stall.path("startSeconds").asDouble() > 1.0 && stall.path("startSeconds").asDouble() < 8, stall.toString());
             long touched = stall.path("requests").asLong();
             assertTrue(touched > 1200, "about 500/s over the 3 s stall, and those in flight: " + touched);
             assertTrue(check.path("verdict").asText().contains("the client itself stalled (did not run at all) for 3."),

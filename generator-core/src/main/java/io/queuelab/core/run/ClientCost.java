@@ -80,8 +80,7 @@ final class ClientCost {
         return Measured.between(from == null ? end : from, end);
     }
 
-    /** The CPU time the process has used so far, all threads. */
-    static long processCpuNanos() {
+    private static long processCpuNanos() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             long cpu = os.getProcessCpuTime();
             if (cpu >= 0) {

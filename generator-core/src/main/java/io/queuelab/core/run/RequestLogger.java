@@ -134,7 +134,7 @@ final class RequestLogger implements AutoCloseable {
                 // this thread, which would cost a system call per request
                 int n = queue.drainTo(batch, BATCH);
                 if (n > 0) {
-                    beat();
+                    learnStalls();
                     for (Request r : batch) {
                         write(r);
                     }
@@ -184,7 +184,7 @@ final class RequestLogger implements AutoCloseable {
         List<Request> batch = new ArrayList<>(BATCH);
         while (true) {
             if (queue.drainTo(batch, BATCH) > 0) {
-                beat();
+                learnStalls();
                 batch.forEach(this::account);
                 batch.clear();
             } else if (closing) {
@@ -197,11 +197,11 @@ final class RequestLogger implements AutoCloseable {
         }
     }
 
-    // a stall ends before any request completed after it is logged: this thread ran after it too
-    private void beat() {
+    // before a batch: a stall is known before any request completed after it is logged
+    private void learnStalls() {
         ClientStalls s = stalls;
         if (s != null) {
-            knownStalls = s.beat();
+            knownStalls = s.known();
         }
     }
 
