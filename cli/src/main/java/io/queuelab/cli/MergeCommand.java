@@ -51,6 +51,10 @@ public final class MergeCommand implements Callable<Integer> {
             ResourceUse.read(r.directory().path()).ifPresent(use -> o.print(use.render()));
         }
         o.flush();
+        if (!r.damage().isEmpty()) {
+            throw new IllegalStateException("merged " + r.directory() + " from damaged node logs, and left it marked incomplete: "
+                    + String.join("; ", r.damage()));
+        }
         return 0;
     }
 }

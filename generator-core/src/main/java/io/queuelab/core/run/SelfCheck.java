@@ -395,6 +395,16 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         return UnivariateSolverUtils.solve(x -> 1 - ks.cdf(x, n) - alpha, 0.5 / n, 1, 1e-7);
     }
 
+    /** This check with more failures (found after it was made: a merge's damaged node log). */
+    public SelfCheck withFailures(List<String> more) {
+        List<String> all = new ArrayList<>(failures);
+        all.addAll(more);
+        String told = failures.isEmpty() ? String.join("; ", more) : verdict + "; " + String.join("; ", more);
+        return new SelfCheck(openLoop, phases, lagP50Nanos, lagP99Nanos, lagP999Nanos, lagMaxNanos, maxQueueLength, dropped,
+                cpuSeconds, cpuMicrosPerRequest, gcPauseSeconds, gcCount, List.copyOf(all), told, processCpuSeconds,
+                cpuMachineShare, lost, duplicated, notes, clientStalls);
+    }
+
     public boolean keptUp() {
         return failures.isEmpty();
     }
