@@ -138,6 +138,31 @@ class RunSignalsTest {
         }
     }
 
+    /** summary of a run whose queuelab still runs: in progress, not "crashed or interrupted" (before). */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void summaryOfARunInProgressSaysSoRatherThanCrashed() throws Exception {
+        Path out = dir.resolve("run");
+        Process p = start(out, "--backend", "mm1", "--mu", "1000", "--rate", "100", "--duration", "60s");
+        try {
+            awaitRunning(out, 1.0);
+            CliTestSupport.Result summary = CliTestSupport.run("summary", out.toString());
+            assertTrue(summary.out().startsWith("WARNING: this run is still in progress (queuelab pid " + p.pid()
+                    + " is writing it)"), summary.out());
+            CliTestSupport.Result export = CliTestSupport.run("export", out.toString(), "--csv", dir.resolve("so-far.csv").toString());
+            assertTrue(export.err().startsWith("WARNING: run " + out + " is still in progress (queuelab pid " + p.pid()
+                    + " is writing it)"), export.err());
+            assertFalse(export.err().contains("crash"), export.err());
+            assertFalse(summary.out().contains("crash"), summary.out());
+        } finally {
+            p.destroyForcibly();
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        }
+        // killed: now it did not finish, and says so
+        CliTestSupport.Result after = CliTestSupport.run("export", out.toString(), "--csv", dir.resolve("after.csv").toString());
+        assertTrue(after.err().contains("is incomplete: it crashed or was interrupted"), after.err());
+    }
+
     /** The running (not zombie) processes with the data directory of the embedded MariaDB in {@code embedded}. */
     private static List<ProcessHandle> servers(Path embedded) throws Exception {
         String argument = "--datadir=" + embedded.resolve("data").toFile().getCanonicalPath();
