@@ -93,11 +93,14 @@ public final class FitCommand implements Callable<Integer> {
      * apart (Poisson noise), so rates within {@value #ONE_RATE_SPREAD} of each other count as one.
      */
     static void refuseOneRate(List<Mm1Point> points) {
+        if (points.size() < 2) {
+            return; // the fit itself asks for 2 or more arrival rates
+        }
         double low = points.stream().mapToDouble(Mm1Point::lambda).min().orElse(0);
         double high = points.stream().mapToDouble(Mm1Point::lambda).max().orElse(0);
         if (high <= low * (1 + ONE_RATE_SPREAD)) {
             throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-                    "the %d run(s) are all at one arrival rate (%.4g-%.4g/s): fitting mu and l needs runs at two rates or more",
+                    "the %d runs are all at one arrival rate (%.4g-%.4g/s): fitting mu and l needs runs at two rates or more",
                     points.size(), low, high));
         }
     }

@@ -201,7 +201,7 @@ class ReportsCommandsTest {
         Files.copy(a, copy);
         CliTestSupport.assertEachIsRefused(new String[][] {{"fit", "mm1", a.toString(), copy.toString()}});
         String err = CliTestSupport.run("fit", "mm1", a.toString(), copy.toString()).err().strip();
-        assertTrue(err.matches("queuelab: the 2 run\\(s\\) are all at one arrival rate \\([0-9.]+-[0-9.]+/s\\): fitting mu and l "
+        assertTrue(err.matches("queuelab: the 2 runs are all at one arrival rate \\([0-9.]+-[0-9.]+/s\\): fitting mu and l "
                 + "needs runs at two rates or more"), err);
     }
 
