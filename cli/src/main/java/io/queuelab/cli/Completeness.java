@@ -57,7 +57,11 @@ final class Completeness {
             records = log.recordsRead();
             problems = log.problems(manifest != null && manifest.complete() ? expected : -1);
         }
-        if (manifest == null || !manifest.complete()) {
+        if (manifest != null && manifest.inProgress()) {
+            // its writer is alive: not a crash (before: "it crashed or was interrupted")
+            warnings.add("WARNING: run " + run + " is still in progress (queuelab pid " + manifest.jvm().orElseThrow().pid()
+                    + " is writing it); on disk so far: " + records + " requests logged");
+        } else if (manifest == null || !manifest.complete()) {
             warnings.add("WARNING: run " + run + " is incomplete: it crashed or was interrupted "
                     + (manifest == null ? "before writing its manifest" : "(its manifest is not marked complete)")
                     + "; on disk: " + records + " requests logged (" + outcomes[LogFormat.OK] + " ok, "
@@ -70,7 +74,11 @@ final class Completeness {
             manifest.stopReason().ifPresent(reason -> warnings.add("WARNING: run " + run + " was cut short (" + reason
                     + "); on disk: its " + records + " requests, complete up to there"));
         }
+        boolean inProgress = manifest != null && manifest.inProgress();
         for (String problem : problems) {
+            if (inProgress && problem.startsWith("the log has no end mark")) {
+                continue; // its writer has not closed it yet: not "a crash"
+            }
             warnings.add("WARNING: run " + run + ": " + problem);
         }
         return warnings;

@@ -1,5 +1,6 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.log.AtomicFile;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.CsvExport;
@@ -15,7 +16,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -39,6 +39,9 @@ public final class ExportCommand implements Callable<Integer> {
             description = "Interval of the .hlog histograms (default ${DEFAULT-VALUE}).")
     Duration interval;
 
+    @Option(names = "--force", description = "Replace an existing CSV file or .hlog files.")
+    boolean force;
+
     @Spec
     CommandSpec spec;
 
@@ -46,6 +49,9 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (csv == null && hlog == null) {
             throw new IllegalArgumentException("say what to export: --csv [FILE] and/or --hlog [DIR]");
+        }
+        if (csv != null && !csv.equals("-")) {
+            OutputPath.requireNew(Path.of(csv), "CSV file", force);
         }
         RunDirectory run = RunDirectory.open(dir);
         // first, on stderr (the CSV may be going to stdout): an incomplete run or a damaged log
@@ -58,15 +64,13 @@ public final class ExportCommand implements Callable<Integer> {
                     CsvExport.write(reader, w);
                 } else {
                     Path file = Path.of(csv);
-                    Path tmp = file.resolveSibling(file.getFileName() + ".part");
-                    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW)) {
-                        long rows = CsvExport.write(reader, w);
-                        spec.commandLine().getErr().println("wrote " + rows + " rows to " + file);
-                    } catch (IOException | RuntimeException e) {
-                        Files.deleteIfExists(tmp);
-                        throw e;
-                    }
-                    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    long[] rows = new long[1];
+                    AtomicFile.replace(file, tmp -> {
+                        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                            rows[0] = CsvExport.write(reader, w);
+                        }
+                    });
+                    spec.commandLine().getErr().println("wrote " + rows[0] + " rows to " + file);
                 }
             }
         }

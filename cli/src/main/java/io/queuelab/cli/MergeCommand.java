@@ -66,6 +66,10 @@ public final class MergeCommand implements Callable<Integer> {
             ResourceLines.print(o, r.directory().path());
         }
         o.flush();
+        if (!r.damage().isEmpty()) {
+            throw new IllegalStateException("merged " + r.directory() + " from damaged node logs, and left it marked incomplete: "
+                    + String.join("; ", r.damage()));
+        }
         return 0;
     }
 

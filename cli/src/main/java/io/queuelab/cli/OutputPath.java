@@ -29,6 +29,13 @@ final class OutputPath {
         requireWritable(target, what);
     }
 
+    /** Refuses an existing output file unless {@code force}: a command never overwrites a file silently. */
+    static void requireNew(Path target, String what, boolean force) {
+        if (!force && Files.exists(target)) {
+            throw new IllegalArgumentException(what + " " + target + " already exists (choose a new one, or --force to replace it)");
+        }
+    }
+
     /** As {@link #requireCreatable}, for an output that may replace an existing file (a report, say). */
     static void requireWritable(Path target, String what) {
         Path ancestor = nearestExisting(target.toAbsolutePath().getParent() == null ? target.toAbsolutePath()

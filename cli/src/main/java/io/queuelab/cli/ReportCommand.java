@@ -22,6 +22,9 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "report.html", description = "The HTML file (default ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--force", description = "Replace an existing report.")
+    boolean force;
+
     @Override
     public Integer call() throws IOException {
         String name = out.getFileName().toString();
@@ -32,6 +35,7 @@ public final class ReportCommand implements Callable<Integer> {
         if (!Files.isDirectory(parent)) {
             throw new IllegalArgumentException("no directory " + parent + " for --out");
         }
+        OutputPath.requireNew(out, "report", force);
         OutputPath.requireWritable(out, "report");
         for (Path run : runs) {
             Completeness.of(run).forEach(System.out::println); // first: what is incomplete or damaged

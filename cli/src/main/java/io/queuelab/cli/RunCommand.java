@@ -5,6 +5,7 @@ import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.run.LoadRun;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunConfig;
+import io.queuelab.core.run.ManifestNotWritten;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.core.summary.RunSummary;
 import io.queuelab.core.summary.SummaryText;
@@ -88,7 +89,17 @@ public final class RunCommand implements Callable<Integer> {
         PrintStream progress = new PrintStream(new WriterOutputStream(out), true);
         RunResult result;
         try (RunSignals signals = RunSignals.install(new java.io.PrintWriter(System.err, true))) {
-            result = LoadRun.execute(config, backend, settings, progress, companion, signals.stop());
+            try {
+                result = LoadRun.execute(config, backend, settings, progress, companion, signals.stop());
+            } catch (ManifestNotWritten e) {
+                // a full disk: the console is all that is left to say what the run counted and concluded
+                RunDirectory dir = e.result().directory();
+                out.println("the run's manifest could not be written; the totals and the self-check it would hold:");
+                out.print(SummaryText.render(RunSummary.of(dir), e.manifest()));
+                out.flush();
+                throw new IllegalStateException(e.getMessage() + ": the totals and the verdict above are not saved; "
+                        + dir.manifestFile() + " stays marked incomplete and the log keeps the records written before");
+            }
             RunDirectory dir = result.directory();
             out.print(SummaryText.render(RunSummary.of(dir), dir.manifest()));
             ResourceLines.print(out, dir.path());

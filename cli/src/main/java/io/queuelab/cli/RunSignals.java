@@ -10,15 +10,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Ctrl-C (SIGINT) and SIGTERM while a run is under way. The first one asks the run to stop
+ * Ctrl-C (SIGINT), SIGTERM and SIGHUP while a run is under way. The first one asks the run to stop
  * ({@link RunStop}): it ends as at its planned end, with the drain, every record and a complete
- * manifest that says when and why, and the command then exits 130 (SIGINT) or 143 (SIGTERM). A
+ * manifest that says when and why, and the command then exits 130 (SIGINT), 143 (SIGTERM) or 129
+ * (SIGHUP). A
  * second one exits at once: the log then holds every record flushed so far (at most the last
  * 200 ms are missing, and the reader reports the torn tail) and the manifest says the run did
  * not complete. Outside a run the JVM's own handling applies.
  */
 final class RunSignals implements AutoCloseable {
-    private static final Map<String, Integer> EXIT_CODES = Map.of("INT", 130, "TERM", 143);
+    /** SIGHUP (the terminal closed, an ssh session dropped) ends a run as Ctrl-C does, not as a crash. */
+    private static final Map<String, Integer> EXIT_CODES = Map.of("INT", 130, "TERM", 143, "HUP", 129);
 
     private final RunStop stop = new RunStop();
     private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();

@@ -64,6 +64,55 @@ class FaultsAndLimitsTest {
         assertTrue(err.contains("beyond the bound of 1,000,000,000 customers"), err);
     }
 
+    /** Before: 2^31 replications ended in OutOfMemoryError after 27 s; 1e9 customers x 1e6 replications ran without end. */
+    @Test
+    void theSimulationsTotalWorkAndMemoryAreBoundedUpFront() {
+        Path out = dir.resolve("sim");
+        String err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--customers", "1000",
+                "--replications", "2147483647", "--out", out.toString());
+        assertEquals("queuelab: --replications 2,147,483,647 is beyond the bound of 1,000 replications (each keeps its "
+                + "response-time histogram, up to ~170 KB, in memory until the end)", err);
+        assertFalse(Files.exists(out));
+        err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--customers", "1000000000",
+                "--replications", "1000");
+        assertEquals("queuelab: 1,000 replications of about 1.00e+09 customers each (1.00e+12 in all) are beyond the bound "
+                + "of 10,000,000,000 customers in all (15-30 minutes on two threads, docs/benchmarks.md): fewer --replications "
+                + "or shorter replications", err);
+        err = refused("simulate", "--model", "mm1", "--service", "exp:0.01", "--lambda", "50", "--customers", "100000000",
+                "--precision", "0.001", "--max-replications", "500");
+        assertTrue(err.contains("fewer --max-replications"), err);
+    }
+
+    /** Before: "rate NaN" and "the generator kept up" for a run that measured nothing. */
+    @Test
+    void aRunWithNoMeasuredRequestSaysSoInsteadOfNaNAndKeptUp() {
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "0.001", "--duration", "1s",
+                "--report-interval", "0", "--out", dir.resolve("empty").toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertFalse(r.out().contains("NaN"), r.out());
+        assertTrue(r.out().contains("rate      - (no request outside warm-up: nothing was measured)"), r.out());
+        assertFalse(r.out().contains("the generator kept up"), r.out());
+        assertTrue(r.out().contains("no request was scheduled outside warm-up: nothing was measured"), r.out());
+    }
+
+    /** Before: report --out and export --csv replaced an existing file silently. */
+    @Test
+    void anExistingReportOrCsvIsReplacedOnlyWithForce() throws IOException {
+        Path run = noopRun("run");
+        Path csv = Files.writeString(dir.resolve("mine.csv"), "keep me");
+        Path html = Files.writeString(dir.resolve("mine.html"), "keep me too");
+        assertEquals("queuelab: CSV file " + csv + " already exists (choose a new one, or --force to replace it)",
+                refused("export", run.toString(), "--csv", csv.toString()));
+        assertEquals("queuelab: report " + html + " already exists (choose a new one, or --force to replace it)",
+                refused("report", run.toString(), "--out", html.toString()));
+        assertEquals("keep me", Files.readString(csv));
+        assertEquals("keep me too", Files.readString(html));
+        assertEquals(0, CliTestSupport.run("export", run.toString(), "--csv", csv.toString(), "--force").exitCode());
+        assertTrue(Files.readString(csv).startsWith("node,worker,operation,outcome"));
+        assertEquals(0, CliTestSupport.run("report", run.toString(), "--out", html.toString(), "--force").exitCode());
+        assertTrue(Files.readString(html).contains("<html"));
+    }
+
     @Test
     void aStartInThePastAndADuplicateRateAreRefusedBeforeAnythingIsCreated() {
         Path out = dir.resolve("late");
@@ -95,7 +144,7 @@ class FaultsAndLimitsTest {
                 + "new files or directories", err);
         // an export target: the failure comes from the JDK with the path alone, the reason is looked up
         err = refused("export", run.toString(), "--csv", "/proc/x.csv");
-        assertTrue(err.startsWith("queuelab: /proc/x.csv.part: "), err);
+        assertTrue(err.startsWith("queuelab: /proc/x.csv.tmp: "), err);
         assertTrue(err.contains("proc file system"), err);
     }
 
@@ -116,6 +165,7 @@ class FaultsAndLimitsTest {
         ObjectNode m = (ObjectNode) json.readTree(run.resolve(Manifest.FILE_NAME).toFile());
         m.put("complete", false);
         m.remove(List.of("totals", "selfCheck"));
+        ((ObjectNode) m.path("jvm")).remove("pid"); // written in this JVM, which lives on: as if its writer had died
         json.writeValue(run.resolve(Manifest.FILE_NAME).toFile(), m);
         try (FileChannel log = FileChannel.open(run.resolve(LogFormat.FILE_NAME), StandardOpenOption.WRITE)) {
             log.truncate(log.size() - LogFormat.CHUNK_OVERHEAD - Long.BYTES); // no end chunk

@@ -48,6 +48,41 @@ class MergeCommandTest {
         }
     }
 
+    /**
+     * A node whose log was damaged after its run: the merge says so in one line (exit 2), the merged
+     * manifest keeps the damage among the self-check's failures and is not marked complete, and
+     * summary says first that the merged run is incomplete. Before: exit 0 and a "complete" merge
+     * whose totals contradicted its own log.
+     */
+    @Test
+    void aDamagedNodeLogIsCarriedIntoTheMergeWhichStaysIncomplete() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            assertEquals(0, CliTestSupport.run("run", "--backend", "noop", "--rate", "400", "--duration", "1s",
+                    "--node-index", String.valueOf(i), "--node-count", "2", "--report-interval", "0",
+                    "--out", dir.resolve("node-" + i).toString()).exitCode());
+        }
+        Path log = dir.resolve("node-1").resolve("requests.qlog");
+        try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(log, java.nio.file.StandardOpenOption.WRITE)) {
+            c.write(java.nio.ByteBuffer.wrap(new byte[32]), c.size() / 2);
+        }
+        Path merged = dir.resolve("merged");
+        CliTestSupport.Result m = CliTestSupport.run("merge", "--out", merged.toString(),
+                dir.resolve("node-0").toString(), dir.resolve("node-1").toString());
+        assertEquals(2, m.exitCode(), m.out() + m.err());
+        String err = m.err().strip();
+        assertTrue(err.startsWith("queuelab: merged " + merged + " from damaged node logs, and left it marked incomplete: node 1 ("),
+                err);
+        assertFalse(err.contains("\n"), err);
+        com.fasterxml.jackson.databind.JsonNode manifest = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(merged.resolve("manifest.json").toFile());
+        assertFalse(manifest.path("complete").asBoolean(), manifest.toString());
+        assertTrue(manifest.path("selfCheck").path("failures").toString().contains("the merged log lacks records: node 1 ("),
+                manifest.path("selfCheck").toString());
+        CliTestSupport.Result summary = CliTestSupport.run("summary", merged.toString());
+        assertTrue(summary.out().startsWith("WARNING: "), summary.out());
+        assertTrue(summary.out().contains("the merged log lacks records: node 1"), summary.out());
+    }
+
     @Test
     void badInputGivesOneLineAndExitCode2() throws Exception {
         Path node = dir.resolve("node-0");

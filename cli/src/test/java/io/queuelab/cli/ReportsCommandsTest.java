@@ -213,6 +213,21 @@ class ReportsCommandsTest {
         assertFalse(report.contains("<td>mu</td>"), "no parameter table for an unidentified fit");
     }
 
+    /** Before: {@code fit mm1 RUN RUN} printed an "identified" fit with mu = 3.5e10/s. */
+    @Test
+    void fitMm1RefusesARunGivenTwiceAndRunsAtOneRate() throws java.io.IOException {
+        Path a = fallingCsvLog(200, 0.00037);
+        CliTestSupport.assertEachIsRefused(new String[][] {{"fit", "mm1", a.toString(), a.toString()}});
+        assertEquals("queuelab: run " + a + " is given twice: each run is one point of the fit",
+                CliTestSupport.run("fit", "mm1", a.toString(), a.toString()).err().strip());
+        Path copy = tmp.resolve("copy-of-200.csv");
+        Files.copy(a, copy);
+        CliTestSupport.assertEachIsRefused(new String[][] {{"fit", "mm1", a.toString(), copy.toString()}});
+        String err = CliTestSupport.run("fit", "mm1", a.toString(), copy.toString()).err().strip();
+        assertTrue(err.matches("queuelab: the 2 runs are all at one arrival rate \\([0-9.]+-[0-9.]+/s\\): fitting mu and l "
+                + "needs runs at two rates or more"), err);
+    }
+
     @Test
     void reportOfARateSweepOfCsvLogsComparesThemWithTheFittedModel() throws java.io.IOException {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("report"));

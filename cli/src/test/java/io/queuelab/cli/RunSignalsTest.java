@@ -100,6 +100,13 @@ class RunSignalsTest {
         endsCleanly("TERM", 143);
     }
 
+    /** A closed terminal or a dropped ssh session: before, exit 129 with no totals and no end mark. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void sighupEndsTheRunWithEveryRecordAndACompleteManifest() throws Exception {
+        endsCleanly("HUP", 129);
+    }
+
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aSecondCtrlCExitsAtOnceLeavingAReadableLog() throws Exception {
@@ -126,6 +133,141 @@ class RunSignalsTest {
                 }
             }
             assertTrue(records > 0, "the records flushed before the exit are readable");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /** summary of a run whose queuelab still runs: in progress, not "crashed or interrupted" (before). */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void summaryOfARunInProgressSaysSoRatherThanCrashed() throws Exception {
+        Path out = dir.resolve("run");
+        Process p = start(out, "--backend", "mm1", "--mu", "1000", "--rate", "100", "--duration", "60s");
+        try {
+            awaitRunning(out, 1.0);
+            CliTestSupport.Result summary = CliTestSupport.run("summary", out.toString());
+            assertTrue(summary.out().startsWith("WARNING: this run is still in progress (queuelab pid " + p.pid()
+                    + " is writing it)"), summary.out());
+            CliTestSupport.Result export = CliTestSupport.run("export", out.toString(), "--csv", dir.resolve("so-far.csv").toString());
+            assertTrue(export.err().startsWith("WARNING: run " + out + " is still in progress (queuelab pid " + p.pid()
+                    + " is writing it)"), export.err());
+            assertFalse(export.err().contains("crash"), export.err());
+            assertFalse(summary.out().contains("crash"), summary.out());
+        } finally {
+            p.destroyForcibly();
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        }
+        // killed: now it did not finish, and says so
+        CliTestSupport.Result after = CliTestSupport.run("export", out.toString(), "--csv", dir.resolve("after.csv").toString());
+        assertTrue(after.err().contains("is incomplete: it crashed or was interrupted"), after.err());
+    }
+
+    /** The running (not zombie) processes with the data directory of the embedded MariaDB in {@code embedded}. */
+    private static List<ProcessHandle> servers(Path embedded) throws Exception {
+        String argument = "--datadir=" + embedded.resolve("data").toFile().getCanonicalPath();
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().arguments().map(a -> List.of(a).contains(argument) && !List.of(a).contains("queuelab-watchdog"))
+                        .orElse(false))
+                .toList();
+    }
+
+    /**
+     * A signal while the embedded MariaDB is still starting (the seconds before it accepts
+     * connections): SIGINT stops it before queuelab exits; SIGKILL leaves it to the watchdog, which
+     * stops it within seconds. Before: the server ran on under pid 1 until a later command found it.
+     */
+    private void signalWhileTheServerStarts(String signal) throws Exception {
+        Path embedded = dir.resolve("db");
+        Process p = start(dir.resolve("run"), "--embedded-dir", embedded.toString(), "--rate", "10", "--duration", "5s");
+        try {
+            long deadline = System.nanoTime() + 90_000_000_000L;
+            while (servers(embedded).isEmpty()) {
+                assertTrue(p.isAlive(), Files.readString(dir.resolve("console.txt")));
+                assertTrue(System.nanoTime() < deadline, "no server started");
+                Thread.sleep(20);
+            }
+            Thread.sleep(300); // inside its start, before it accepts connections
+            List<ProcessHandle> children = p.toHandle().descendants().toList();
+            assertFalse(children.isEmpty(), "the server and its watchdog");
+            signal(p, signal);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "queuelab ended after SIG" + signal);
+            if (signal.equals("INT")) {
+                assertEquals(List.of(), servers(embedded), "the server is stopped before queuelab exits");
+                long until = System.nanoTime() + 10_000_000_000L; // the watchdog sees the pipe close and exits
+                while (children.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < until) {
+                    Thread.sleep(50);
+                }
+                assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList(),
+                        "no child process of queuelab left");
+            } else {
+                long until = System.nanoTime() + 40_000_000_000L; // the watchdog's SIGTERM, SIGKILL after its 30 s grace
+                while (!servers(embedded).isEmpty() && System.nanoTime() < until) {
+                    Thread.sleep(100);
+                }
+                assertEquals(List.of(), servers(embedded), "the watchdog stopped the orphan");
+            }
+        } finally {
+            p.destroyForcibly();
+            for (ProcessHandle h : servers(embedded)) {
+                h.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ctrlCWhileTheEmbeddedServerStartsLeavesNoServer() throws Exception {
+        signalWhileTheServerStarts("INT");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void sigkillWhileTheEmbeddedServerStartsLeavesNoOrphan() throws Exception {
+        signalWhileTheServerStarts("KILL");
+    }
+
+    /**
+     * SIGSTOP of a real run for 3 s: the verdict names the client's own stall (its start, length and
+     * the requests it touched) instead of "kept up", and the log flags exactly those requests.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aStallOfQueuelabItselfIsNamedAndItsRequestsFlagged() throws Exception {
+        Path out = dir.resolve("run");
+        Process p = start(out, "--backend", "mm1", "--mu", "1000", "--rate", "500", "--duration", "8s");
+        try {
+            awaitRunning(out, 1.5);
+            signal(p, "STOP");
+            Thread.sleep(3000);
+            signal(p, "CONT");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended");
+            String console = Files.readString(dir.resolve("console.txt"));
+            assertEquals(0, p.exitValue(), console);
+            JsonNode check = new ObjectMapper().readTree(out.resolve("manifest.json").toFile()).path("selfCheck");
+            JsonNode stall = null;
+            long touchedByAll = 0;
+            // a loaded machine may add a short stall of its own (the whole process waiting for a core)
+            for (JsonNode s : check.path("clientStalls")) {
+                touchedByAll += s.path("requests").asLong();
+                stall = s.path("seconds").asDouble() > 1 ? s : stall;
+            }
+            assertTrue(stall != null, check.toString());
+            assertTrue(stall.path("seconds").asDouble() > 2.9 && stall.path("seconds").asDouble() < 4, stall.toString());
+            // when the test sends SIGSTOP (1.5 s after the start is seen, later on a loaded machine): within the run
+            assertTrue(stall.path("startSeconds").asDouble() > 1.0 && stall.path("startSeconds").asDouble() < 8, stall.toString());
+            long touched = stall.path("requests").asLong();
+            assertTrue(touched > 1200, "about 500/s over the 3 s stall, and those in flight: " + touched);
+            assertTrue(check.path("verdict").asText().contains("the client itself stalled (did not run at all) for 3."),
+                    check.path("verdict").asText());
+            assertTrue(console.contains("the client itself stalled"), console);
+            long flagged = 0;
+            try (RequestLogReader log = RunDirectory.open(out).openLog()) {
+                while (log.next()) {
+                    flagged += log.clientStall() ? 1 : 0;
+                }
+            }
+            assertEquals(touchedByAll, flagged, "the log flags each request a stall touched");
         } finally {
             p.destroyForcibly();
         }

@@ -119,9 +119,11 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     private static void setUpAccounts(Path dir, int port, boolean install) throws IOException {
         OwnedDb bootstrap = new OwnedDb(dir, configuration(dir, port, List.of(), false));
         try {
+            bootstrap.tie(); // the install runs server processes too, for seconds
             bootstrap.prepare(install);
             bootstrap.startTied();
         } catch (ManagedProcessException | RuntimeException e) {
+            bootstrap.untie();
             throw new IOException("embedded MariaDB could not be installed in " + dir + ": " + rootMessage(e), e);
         }
         try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port + "/", USER, "");
@@ -385,6 +387,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         private final Path directory;
         private volatile ProcessHandle process;
         private ChildProcesses.Watchdog watchdog;
+        private Thread stopAtExit;
 
         OwnedDb(Path directory, DBConfiguration configuration) {
             super(configuration);
@@ -401,9 +404,72 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         protected void cleanupOnExit() {
         }
 
+        /**
+         * Starts the server tied to this JVM from before its process exists: the start takes
+         * seconds (a first start minutes), and a Ctrl-C or SIGTERM meanwhile must not leave it
+         * running (it did, under pid 1, until a later command found it). A shutdown hook stops it
+         * before the JVM exits; the watchdog, tied to the data directory's argument rather than
+         * to a pid, stops it if the JVM is killed.
+         */
         synchronized void startTied() throws ManagedProcessException, IOException {
-            start();
+            tie();
+            try {
+                findStarted(dataDirArgument(directory));
+            } catch (ManagedProcessException | IOException | RuntimeException e) {
+                untie();
+                throw e;
+            }
+        }
+
+        /**
+         * Ties whatever runs with this data directory to this JVM from now on, before anything of it
+         * runs (the first start's install, then the server), until the server is stopped: a
+         * shutdown hook stops it before the JVM exits, the watchdog if the JVM is killed.
+         */
+        synchronized void tie() throws IOException {
+            if (watchdog != null) {
+                return;
+            }
             String argument = dataDirArgument(directory);
+            watchdog = ChildProcesses.tieToThisJvm(argument, STOP_GRACE);
+            stopAtExit = new Thread(() -> stopEvery(argument), "embedded-mariadb-stop-at-exit");
+            Runtime.getRuntime().addShutdownHook(stopAtExit);
+        }
+
+        /** After a failed install or start: stops what is left of it and the watchdog. */
+        synchronized void untie() {
+            removeHook();
+            stopEvery(dataDirArgument(directory));
+            if (watchdog != null) {
+                watchdog.close();
+                watchdog = null;
+            }
+        }
+
+        private void removeHook() {
+            if (stopAtExit == null) {
+                return;
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopAtExit);
+            } catch (IllegalStateException exiting) {
+                // the JVM is exiting: the hook runs
+            }
+            stopAtExit = null;
+        }
+
+        private static void stopEvery(String argument) {
+            for (ProcessHandle server : ChildProcesses.withArgument(argument)) {
+                try {
+                    ChildProcesses.terminate(server, STOP_GRACE);
+                } catch (IOException ignored) {
+                    // at JVM exit there is nobody left to tell; the watchdog tries again
+                }
+            }
+        }
+
+        private void findStarted(String argument) throws ManagedProcessException, IOException {
+            start();
             List<ProcessHandle> servers = ChildProcesses.withArgument(argument);
             process = servers.stream()
                     .filter(p -> p.parent().map(ProcessHandle.current()::equals).orElse(false))
@@ -413,7 +479,6 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 stop();
                 throw new IOException("embedded MariaDB started but its process (" + argument + ") cannot be found");
             }
-            watchdog = ChildProcesses.tieToThisJvm(process, argument, STOP_GRACE);
         }
 
         synchronized void stopWithin(Duration grace) throws IOException {
@@ -441,6 +506,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 }
             } finally {
                 process = null;
+                removeHook();
                 if (watchdog != null) {
                     watchdog.close();
                     watchdog = null;

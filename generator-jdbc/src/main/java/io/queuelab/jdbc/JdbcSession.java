@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -148,9 +147,9 @@ public final class JdbcSession implements SyncSession {
     private void reconnect() throws SQLException {
         long now = System.nanoTime();
         if (now < nextAttemptNanos) {
-            throw new SQLNonTransientConnectionException("not connected to " + target.redactedUrl()
+            throw new JdbcErrors.NotConnected("not connected to " + target.redactedUrl()
                     + " (next reconnect attempt in backoff): " + JdbcTarget.firstLine(lastConnectFailure.getMessage()),
-                    "08003", 0, lastConnectFailure);
+                    lastConnectFailure);
         }
         try {
             connect();

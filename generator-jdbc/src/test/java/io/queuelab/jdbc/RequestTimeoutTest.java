@@ -48,4 +48,40 @@ class RequestTimeoutTest {
             assertEquals(1, session.reconnects());
         }
     }
+
+    private static void signal(String name, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0);
+    }
+
+    /**
+     * A frozen server (SIGSTOP of the real mariadbd): the request sent to it times out; the session's
+     * reconnect attempt fails; the requests after it fail at once while the session waits out its
+     * backoff, and are classified by what happened to them, connection_lost (docs/jdbc.md), not by
+     * the cause they carry, the attempt's timeout (before: every one of them was 'timeout').
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void requestsFailingAtOnceInReconnectBackoffAreConnectionLost() throws Exception {
+        long pid = TestDatabases.embeddedServer().serverPid();
+        try (JdbcBackend backend = JdbcBackend.open(TestDatabases.embedded(), Workload.read(Files.writeString(dir.resolve("w.json"), """
+                {"tables": [], "statements": [{"name": "one", "sql": "SELECT ?", "parameters": ["uniform(1, 1)"]}]}
+                """)), Duration.ofMillis(400));
+             JdbcSession session = backend.openSession(0, 1)) {
+            session.execute(0);
+            signal("STOP", pid);
+            try {
+                SQLException sent = assertThrows(SQLException.class, () -> session.execute(0));
+                assertEquals(JdbcErrors.TIMEOUT, JdbcErrors.classify(sent), sent.toString());
+                assertThrows(SQLException.class, () -> session.execute(0)); // the reconnect attempt
+                long begin = System.nanoTime();
+                SQLException inBackoff = assertThrows(SQLException.class, () -> session.execute(0));
+                assertTrue(System.nanoTime() - begin < 40_000_000L, "failed at once, in backoff: " + inBackoff);
+                assertTrue(inBackoff.getMessage().contains("in backoff"), inBackoff.toString());
+                assertEquals(JdbcErrors.CONNECTION_LOST, JdbcErrors.classify(inBackoff), inBackoff.toString());
+            } finally {
+                signal("CONT", pid);
+            }
+        }
+    }
 }

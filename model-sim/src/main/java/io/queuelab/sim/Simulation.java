@@ -22,7 +22,8 @@ import java.util.List;
  * of {@code new SplittableRandom(seed)}); memory does not grow with the number of simulated
  * requests (the per-request log of replication 0, written only with a run directory, streams to
  * disk); an open model whose utilization is 1 or more, and a replication beyond
- * {@link #MAX_CUSTOMERS}, are refused by {@link #validate()} with a one-line message.
+ * {@link #MAX_CUSTOMERS}, are refused by {@link #validate()} with a one-line message, and so are more
+ * than {@link #MAX_REPLICATIONS} replications or more than {@link #MAX_TOTAL_CUSTOMERS} customers in all.
  */
 public final class Simulation {
     private final Model model;
@@ -133,6 +134,16 @@ public final class Simulation {
      * is refused rather than running for ever.
      */
     public static final long MAX_CUSTOMERS = 1_000_000_000L;
+    /**
+     * The most customers all replications together may simulate: about 15-30 minutes on two
+     * threads at the simulator's 5-7 million customers/s per thread (docs/benchmarks.md).
+     */
+    public static final long MAX_TOTAL_CUSTOMERS = 10_000_000_000L;
+    /**
+     * The most replications one simulation may run: each keeps its response-time histogram (up to
+     * ~170 KB) until the end, so 2^31 of them ended in OutOfMemoryError after 27 s at 4.4 GB.
+     */
+    public static final int MAX_REPLICATIONS = 1_000;
 
     /** Arrivals a duration admits: lambda x duration (open), or one per mean server time (closed: one server). */
     private double expectedArrivals() {
@@ -168,6 +179,19 @@ public final class Simulation {
                             + "(about 3 minutes at the simulator's 5-7 million customers/s, docs/benchmarks.md): "
                             + "shorten --duration or give --customers",
                     expected, MAX_CUSTOMERS));
+        }
+        int most = Double.isNaN(precision) ? replications : Math.max(replications, maxReplications);
+        String which = Double.isNaN(precision) ? "--replications" : "--max-replications";
+        if (most > MAX_REPLICATIONS) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "%s %,d is beyond the bound of %,d replications (each keeps its response-time histogram, up to "
+                            + "~170 KB, in memory until the end)", which, most, MAX_REPLICATIONS));
+        }
+        if (expected * most > MAX_TOTAL_CUSTOMERS) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "%,d replications of about %.3g customers each (%.3g in all) are beyond the bound of %,d customers "
+                            + "in all (15-30 minutes on two threads, docs/benchmarks.md): fewer %s or shorter replications",
+                    most, expected, expected * most, MAX_TOTAL_CUSTOMERS, which));
         }
         return this;
     }

@@ -54,6 +54,12 @@ public final class LogFormat {
 
     /** Flag bit: the request belongs to a warm-up phase and is excluded from summaries. */
     public static final int FLAG_WARMUP = 1;
+    /**
+     * Flag bit: the request's interval (intended to completed) overlapped a stall of the client
+     * process itself (it did not run at all: SIGSTOP, a paused VM); its response, service and queue
+     * times include the stall and are not measurements of the server.
+     */
+    public static final int FLAG_CLIENT_STALL = 2;
 
     /** The default name of the request log inside a run directory. */
     public static final String FILE_NAME = "requests.qlog";

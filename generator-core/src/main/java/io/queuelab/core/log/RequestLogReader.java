@@ -372,6 +372,8 @@ public final class RequestLogReader implements Closeable {
     public int flags() { return flags; }
 
     public boolean warmup() { return (flags & LogFormat.FLAG_WARMUP) != 0; }
+    /** Whether the request overlapped a stall of the client itself ({@link LogFormat#FLAG_CLIENT_STALL}). */
+    public boolean clientStall() { return (flags & LogFormat.FLAG_CLIENT_STALL) != 0; }
 
     /** The name of operation {@code code}, or "op" + code when the log does not name it. */
     public String operationName(int code) {

@@ -215,6 +215,16 @@ public final class Manifest {
         return this;
     }
 
+    /**
+     * Whether the run is still being written: not complete, and the queuelab that writes it still
+     * runs on this host ({@link JvmInfo#stillRunning}); a run that is not complete otherwise crashed
+     * or was interrupted.
+     */
+    public boolean inProgress() {
+        return !complete() && host().map(h -> h.name().equals(HostInfo.current().name())).orElse(false)
+                && jvm().map(JvmInfo::stillRunning).orElse(false);
+    }
+
     public Optional<JvmInfo> jvm() {
         return Optional.ofNullable(jvm);
     }

@@ -29,9 +29,13 @@ final class LogMerge {
     private LogMerge() {
     }
 
-    /** Writes the merged log; returns the records written. */
+    /**
+     * Writes the merged log; returns the records written. What a node's log lacks (damage, a torn
+     * tail, fewer records than its manifest counts) is added to {@code damage}, one line each,
+     * naming the node.
+     */
     static long mergeLogs(RunDirectory dir, List<NodeRun> nodes, long anchor, List<BackendInfo.Operation> operations,
-                          PhaseInstants[] instants) throws IOException {
+                          PhaseInstants[] instants, List<String> damage) throws IOException {
         Map<String, Integer> operationCodes = new HashMap<>();
         Map<String, Integer> outcomeCodes = new HashMap<>();
         for (int code = LogFormat.OK; code < LogFormat.FIRST_ERROR; code++) {
@@ -78,6 +82,11 @@ final class LogMerge {
                 records++;
                 if (s.advance()) {
                     heads.add(s);
+                }
+            }
+            for (Source s : sources) {
+                for (String problem : s.reader.problems(s.node.totals.scheduled())) {
+                    damage.add("node " + s.node.index + " (" + s.node.dir.path() + "): " + problem);
                 }
             }
         } finally {

@@ -47,9 +47,9 @@ final class MergedManifest {
         return manifest;
     }
 
-    /** Adds what the merge found and marks the manifest complete. */
+    /** Adds what the merge found and, when the nodes' logs were {@code whole}, marks the manifest complete. */
     static Manifest complete(Manifest manifest, List<NodeRun> nodes, MergedTimeLine line, LogTotals totals,
-                             SelfCheck check, TelemetryMerge.Outcome telemetry, List<MergeInfo.MissingNode> missing) {
+                             SelfCheck check, TelemetryMerge.Outcome telemetry, List<MergeInfo.MissingNode> missing, boolean whole) {
         NodeRun first = nodes.get(0);
         List<MergeInfo.Node> entries = new ArrayList<>();
         for (NodeRun n : nodes) {
@@ -65,11 +65,11 @@ final class MergedManifest {
                 : "none: each node's wall clock taken as correct", line.startSkew(), line.maxClockUncertainty(), entries,
                 new MergeInfo.Telemetry("every sample's epoch_ns moved as its node's records are", telemetry.files(),
                         telemetry.serverNode() >= 0 ? telemetry.serverNode() : null, telemetry.leftOut()), missing);
-        return manifest.start(ScheduleStart.of(line.anchor, line.earliestStart()))
+        Manifest merged = manifest.start(ScheduleStart.of(line.anchor, line.earliestStart()))
                 .end(RunEnd.at(line.endEpochNanos()))
                 .totals(totals)
                 .selfCheck(check)
-                .merge(merge)
-                .markComplete();
+                .merge(merge);
+        return whole ? merged.markComplete() : merged;
     }
 }

@@ -43,8 +43,9 @@ public final class RunMerge {
      *                       wall clocks were taken to agree
      * @param startSkewNanos latest minus earliest node schedule start, on the merged time line
      */
+    /** @param damage what the nodes' logs lack, one line each; the merged manifest is then not complete */
     public record Result(RunDirectory directory, long records, int nodes, String clockReference,
-                         long startSkewNanos, long maxClockUncertaintyNanos, SelfCheck selfCheck) {
+                         long startSkewNanos, long maxClockUncertaintyNanos, SelfCheck selfCheck, List<String> damage) {
     }
 
     private RunMerge() {
@@ -95,7 +96,8 @@ public final class RunMerge {
         manifest.write(dir.path());
 
         List<BackendInfo.Operation> operations = first.manifest.backend().map(BackendInfo::operations).orElse(List.of());
-        long records = LogMerge.mergeLogs(dir, nodes, line.anchor, operations, instants);
+        List<String> damage = new ArrayList<>();
+        long records = LogMerge.mergeLogs(dir, nodes, line.anchor, operations, instants, damage);
         LogMerge.mergeErrors(dir, nodes);
         TelemetryMerge.Outcome telemetry = TelemetryMerge.merge(nodes.stream()
                 .map(n -> new TelemetryMerge.Node(n.index, n.dir.path(), n::epochOnLine)).toList(), dir.path());
@@ -105,9 +107,13 @@ public final class RunMerge {
         List<String> stalls = NodeStalls.find(dir, nodes.stream().map(n -> n.index).toList(), line.earliestStart());
         SelfCheck check = MergedSelfCheck.evaluate(nodes, phases, first.config.arrivalProcess(), !first.config.closedLoop(),
                 instants, skew, records, totals, stalls);
-        MergedManifest.complete(manifest, nodes, line, totals, check, telemetry, missing).write(dir.path());
+        if (!damage.isEmpty()) {
+            // the totals are the nodes' own and count records this log lacks: say so, and leave it incomplete
+            check = check.withFailures(damage.stream().map(d -> "the merged log lacks records: " + d).toList());
+        }
+        MergedManifest.complete(manifest, nodes, line, totals, check, telemetry, missing, damage.isEmpty()).write(dir.path());
         String reference = first.clock.measured() ? first.clockReference() : null;
-        return new Result(dir, records, nodes.size(), reference, skew, line.maxClockUncertainty(), check);
+        return new Result(dir, records, nodes.size(), reference, skew, line.maxClockUncertainty(), check, List.copyOf(damage));
     }
 
     /** The phases of the whole run: the nodes' durations, their rates (or concurrencies) added up. */

@@ -27,18 +27,30 @@ public final class ChildProcesses {
      * The watchdog: blocks on stdin until EOF (this JVM closed it or died), then stops the child if
      * it still runs with its marker argument. INT and HUP are ignored so that a Ctrl-C or a closed
      * terminal, which reach the whole process group, do not remove it before the JVM's own clean-up.
+     * With "-" for the pid it stops every process whose command line has the marker (a server tied
+     * before it was started, whose pid is not known yet), watchdogs excepted: their own command
+     * lines hold the marker too.
      */
     private static final String WATCHDOG = String.join("\n",
             "trap '' INT HUP",
             "p=$1; m=$2; g=$3",
-            "ours() { tr '\\000' '\\n' < /proc/$p/cmdline 2>/dev/null | grep -qxF -e \"$m\"; }",
-            "while read -r _; do :; done",
-            "ours || exit 0",
-            "kill -TERM $p 2>/dev/null",
+            // no grep here: its own command line would hold the marker
+            "has() { tr '\\000' '\\n' < /proc/$1/cmdline 2>/dev/null | { while IFS= read -r a; do [ \"$a\" = \"$2\" ] && exit 0; done; exit 1; }; }",
+            "ours() { if [ \"$p\" != - ]; then has $p \"$m\" && echo $p; return; fi",
+            // one grep over every command line first (it has ended, with its own, before the check)
+            "  for f in $(grep -alsF -e \"$m\" /proc/[0-9]*/cmdline); do q=${f#/proc/}; q=${q%/cmdline};",
+            "    has $q \"$m\" && ! has $q queuelab-watchdog && echo $q; done; }",
+            // "done" is the JVM's word that it stopped the server itself: a later server of the same marker is not ours
+            "while read -r l; do [ \"$l\" = done ] && exit 0; done",
+            "s=$(ours); [ -n \"$s\" ] || exit 0",
+            "alive() { for q in $s; do has $q \"$m\" && echo $q; done; }",
+            "kill -TERM $s 2>/dev/null",
             "i=0",
-            "while [ $i -lt $((g * 10)) ] && ours; do sleep 0.1; i=$((i + 1)); done",
-            "ours && kill -KILL $p 2>/dev/null",
+            "while [ $i -lt $((g * 10)) ] && [ -n \"$(alive)\" ]; do sleep 0.1; i=$((i + 1)); done",
+            "k=$(alive); [ -n \"$k\" ] && kill -KILL $k 2>/dev/null",
             "exit 0");
+
+    private static final String WATCHDOG_NAME = "queuelab-watchdog";
 
     private ChildProcesses() {
     }
@@ -93,11 +105,14 @@ public final class ChildProcesses {
 
     /**
      * The running processes (not zombies) whose command line contains {@code argument} exactly,
-     * e.g. {@code --datadir=/x/data}; only processes of users whose command lines we may read.
+     * e.g. {@code --datadir=/x/data}; only processes of users whose command lines we may read; never a
+     * watchdog.
      */
     public static List<ProcessHandle> withArgument(String argument) {
+        // a watchdog's own command line holds its child's marker: it is not the child
         return ProcessHandle.allProcesses()
-                .filter(h -> h.info().arguments().map(args -> Arrays.asList(args).contains(argument)).orElse(false))
+                .filter(h -> h.info().arguments().map(args -> Arrays.asList(args).contains(argument)
+                        && !Arrays.asList(args).contains(WATCHDOG_NAME)).orElse(false))
                 .toList();
     }
 
@@ -112,20 +127,41 @@ public final class ChildProcesses {
      * {@code marker}. Close it after stopping the child normally.
      */
     public static Watchdog tieToThisJvm(ProcessHandle child, String marker, Duration grace) throws IOException {
-        Process watchdog = new ProcessBuilder("/bin/sh", "-c", WATCHDOG, "queuelab-watchdog",
-                Long.toString(child.pid()), marker, Long.toString(Math.max(1, grace.toSeconds())))
+        return watchdog(Long.toString(child.pid()), marker, grace, false);
+    }
+
+    /**
+     * As {@link #tieToThisJvm(ProcessHandle, String, Duration)}, for a child not started yet: when
+     * this JVM ends, every process whose command line contains {@code marker} is stopped. Tie it
+     * before starting a server whose start takes seconds, so that a signal during the start does not
+     * leave the server running; the marker must be unique to the server (a data directory).
+     * {@link Watchdog#close()} tells it that the server was stopped and it exits without a look
+     * (a server started after with the same marker is not its own).
+     */
+    public static Watchdog tieToThisJvm(String marker, Duration grace) throws IOException {
+        return watchdog("-", marker, grace, true);
+    }
+
+    private static Watchdog watchdog(String pid, String marker, Duration grace, boolean stoppedOnClose) throws IOException {
+        Process watchdog = new ProcessBuilder("/bin/sh", "-c", WATCHDOG, WATCHDOG_NAME,
+                pid, marker, Long.toString(Math.max(1, grace.toSeconds())))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        return new Watchdog(watchdog);
+        return new Watchdog(watchdog, stoppedOnClose);
     }
 
-    /** A running watchdog; {@link #close()} lets it check its child once more and exit. */
+    /**
+     * A running watchdog; {@link #close()} lets it check its child once more and exit (one tied to
+     * a marker exits at once: its owner stopped the server).
+     */
     public static final class Watchdog implements AutoCloseable {
         private final Process process;
+        private final boolean stoppedOnClose;
 
-        private Watchdog(Process process) {
+        private Watchdog(Process process, boolean stoppedOnClose) {
             this.process = process;
+            this.stoppedOnClose = stoppedOnClose;
         }
 
         /** The watchdog's own process (tests kill it to make an orphan on purpose). */
@@ -136,6 +172,9 @@ public final class ChildProcesses {
         @Override
         public void close() {
             try (OutputStream pipe = process.getOutputStream()) {
+                if (stoppedOnClose) {
+                    pipe.write("done\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                }
                 pipe.flush();
             } catch (IOException alreadyClosed) {
                 // the watchdog is gone; nothing to tell it

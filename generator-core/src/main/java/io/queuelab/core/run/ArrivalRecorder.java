@@ -33,6 +33,7 @@ final class ArrivalRecorder {
     private final Histogram[] service;
     private final long[] dispatched;
     private final long[] serviceNanos;
+    private final long[] lastCompleted;
     private final GapSample[] gaps;
     private final PriorityQueue<Request> waiting = new PriorityQueue<>((a, b) -> Long.compare(a.seq, b.seq));
     /** Dispatched requests not yet put in time order (a late one waits here for those before it). */
@@ -45,6 +46,8 @@ final class ArrivalRecorder {
     ArrivalRecorder(int phases, long seed) {
         dispatched = new long[phases];
         serviceNanos = new long[phases];
+        lastCompleted = new long[phases];
+        java.util.Arrays.fill(lastCompleted, Long.MIN_VALUE);
         gaps = new GapSample[phases];
         clientDelay = new Histogram[phases];
         service = new Histogram[phases];
@@ -59,6 +62,9 @@ final class ArrivalRecorder {
     /** One logged request with its final outcome. */
     void logged(Request r, int outcome) {
         boolean warmup = (r.flags & LogFormat.FLAG_WARMUP) != 0;
+        if (r.completed != LogFormat.NONE) {
+            lastCompleted[r.phase] = Math.max(lastCompleted[r.phase], r.completed);
+        }
         if (!warmup && r.sent != LogFormat.NONE) {
             if (r.idleWorker) {
                 clientDelay[r.phase].recordValue(clamp(r.sent - r.intended));
@@ -145,6 +151,11 @@ final class ArrivalRecorder {
     /** Requests logged more than once. */
     long duplicated() {
         return duplicated + waiting.size() - waiting.stream().mapToLong(r -> r.seq).distinct().count();
+    }
+
+    /** The last completion (ok or error) of a request of the phase; {@code Long.MIN_VALUE} when none completed. */
+    long lastCompleted(int phase) {
+        return lastCompleted[phase];
     }
 
     /** The time requests of a phase spent at the server (completed - sent), summed, outside warm-up. */

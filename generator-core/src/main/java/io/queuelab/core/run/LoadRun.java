@@ -92,6 +92,7 @@ public final class LoadRun {
         List<AutoCloseable> sessions = new ArrayList<>();
         RequestLogger logger = null;
         RequestPipeline pipeline = null;
+        ClientStalls stallWatch = null;
         try {
             // every connection is set up before the first arrival
             SyncSession[] syncSessions = null;
@@ -129,7 +130,9 @@ public final class LoadRun {
             ArrivalRecorder arrivals = new ArrivalRecorder(plan.phases().size(), recorderSeed);
             logger = new RequestLogger(dir.log(), dir.errors(), anchorEpoch, backend, metrics, config.nodeIndex(),
                     plan.phases().size(), arrivals,
-                    failure -> stop.request("the request log could not be written (" + failure.getMessage() + ")"));
+                    failure -> stop.request("the request log could not be written (" + dir.log() + ": " + failure.getMessage() + ")"));
+            stallWatch = new ClientStalls(clock);
+            logger.watch(stallWatch);
             PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart));
             manifest.start(ScheduleStart.of(anchorEpoch, times.start()));
             if (clockAtStart != null) {
@@ -228,6 +231,13 @@ public final class LoadRun {
                 scheduled = closed.issued();
             }
             LogTotals totals = logger.finish(scheduled);
+            List<SelfCheck.ClientStall> stalls = new ArrayList<>();
+            for (ClientStalls.Stall s : stallWatch.finish()) {
+                if (s.touched == 0) {
+                    continue; // before the schedule, or between arrivals: no measurement has it in its times
+                }
+                stalls.add(new SelfCheck.ClientStall((s.start - times.start()) / 1e9, (s.end - s.start) / 1e9, s.touched));
+            }
             if (clockAtStart != null) {
                 // a second measurement gives the drift of this node's clock over the run
                 ClockAnchor.Measurement end;
@@ -250,7 +260,8 @@ public final class LoadRun {
             }
             SelfCheck check = SelfCheck.evaluate(plan, arrivals, new SelfCheck.Counts(scheduledPerPhase, droppedAtQueue,
                     logger.completedPerPhase(), maxQueue, syncSessions == null ? config.inFlightBound() : syncSessions.length,
-                    totals, phaseSeconds, logger.writeFailure() == null ? null : logger.writeFailure().getMessage()), measured);
+                    totals, phaseSeconds, logger.writeFailure() == null ? null : dir.log() + ": " + logger.writeFailure().getMessage(), stalls,
+                    completionSeconds(times, arrivals)), measured);
             boolean finite = plan.finiteWork();
             manifest.totals(totals).selfCheck(check).end(new RunEnd(ClockProbe.wallClockNanos(),
                     finite ? plan.requestsPerJob() : null,
@@ -260,9 +271,17 @@ public final class LoadRun {
                     stoppedAt >= 0 ? String.format(Locale.ROOT, "%s at %.1f s of %.1f s", stop.reason(),
                             Math.max(0, stoppedAt - times.start()) / 1e9, (times.end() - times.start()) / 1e9) : null));
             manifest.markComplete();
-            manifest.write(dir.path());
-            return new RunResult(dir, totals, check);
+            RunResult result = new RunResult(dir, totals, check);
+            try {
+                manifest.write(dir.path());
+            } catch (IOException e) {
+                throw new ManifestNotWritten(result, manifest, e);
+            }
+            return result;
         } finally {
+            if (stallWatch != null) {
+                stallWatch.close();
+            }
             metrics.stopReporter();
             if (pipeline != null) {
                 pipeline.hardStop();
@@ -272,6 +291,16 @@ public final class LoadRun {
                 logger.close();
             }
         }
+    }
+
+    /** Per phase, from its start to the last completion of its requests (0 where none completed). */
+    private static double[] completionSeconds(PhaseTimes times, ArrivalRecorder arrivals) {
+        double[] seconds = new double[times.phases()];
+        for (int i = 0; i < seconds.length; i++) {
+            long last = arrivals.lastCompleted(i);
+            seconds[i] = last == Long.MIN_VALUE ? 0 : Math.max(0, last - times.start(i)) / 1e9;
+        }
+        return seconds;
     }
 
     private long startOffset(RunClock clock, long anchorEpoch, ClockOffset clockAtStart) {

@@ -23,7 +23,8 @@ final class Request {
 
     final int operation;
     final int phase;
-    final int flags;
+    /** Log flags; the logger adds {@code FLAG_CLIENT_STALL} when it logs the request. */
+    int flags;
     final long intended;
     /** The arrival's place in the open-loop schedule (0, 1, ...); -1 in a closed loop. */
     final long seq;

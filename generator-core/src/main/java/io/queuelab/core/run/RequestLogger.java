@@ -62,6 +62,8 @@ final class RequestLogger implements AutoCloseable {
     private volatile boolean closing;
     private volatile Throwable writeFailure;
     private Request lastAccounted;
+    private ClientStalls stalls;
+    private List<ClientStalls.Stall> knownStalls = List.of();
 
     RequestLogger(Path log, Path errorsFile, long anchorEpochNanos, Backend backend, LiveMetrics metrics, int node,
                   int phases, ArrivalRecorder arrivals, java.util.function.Consumer<Throwable> onWriteFailure)
@@ -96,6 +98,11 @@ final class RequestLogger implements AutoCloseable {
         thread.start();
     }
 
+    /** Requests that overlap a stall the watch saw are flagged and counted against it. */
+    void watch(ClientStalls stalls) {
+        this.stalls = stalls;
+    }
+
     /** Hands a finished request (claimed by the caller) to the logger; never drops it. */
     void submit(Request r) {
         if (queue.offer(r)) {
@@ -127,6 +134,7 @@ final class RequestLogger implements AutoCloseable {
                 // this thread, which would cost a system call per request
                 int n = queue.drainTo(batch, BATCH);
                 if (n > 0) {
+                    learnStalls();
                     for (Request r : batch) {
                         write(r);
                     }
@@ -176,6 +184,7 @@ final class RequestLogger implements AutoCloseable {
         List<Request> batch = new ArrayList<>(BATCH);
         while (true) {
             if (queue.drainTo(batch, BATCH) > 0) {
+                learnStalls();
                 batch.forEach(this::account);
                 batch.clear();
             } else if (closing) {
@@ -185,6 +194,14 @@ final class RequestLogger implements AutoCloseable {
             } else {
                 LockSupport.parkNanos(MIN_NAP_NANOS);
             }
+        }
+    }
+
+    // before a batch: a stall is known before any request completed after it is logged
+    private void learnStalls() {
+        ClientStalls s = stalls;
+        if (s != null) {
+            knownStalls = s.known();
         }
     }
 
@@ -215,6 +232,12 @@ final class RequestLogger implements AutoCloseable {
         }
         if (r.completed != LogFormat.NONE) {
             completedPerPhase[r.phase]++;
+        }
+        if (!knownStalls.isEmpty()) {
+            long end = r.completed != LogFormat.NONE ? r.completed : r.sent != LogFormat.NONE ? r.sent : r.intended;
+            if (ClientStalls.touches(knownStalls, r.intended, Math.max(end, r.intended + 1))) {
+                r.flags |= LogFormat.FLAG_CLIENT_STALL;
+            }
         }
         metrics.logged(r, outcome);
         arrivals.logged(r, outcome);

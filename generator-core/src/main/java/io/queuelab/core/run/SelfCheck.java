@@ -34,19 +34,39 @@ import io.queuelab.core.schedule.Phase;
  * schedule lag p99 above {@link #LAG_P99_LIMIT}; a client delay p99 above both
  * {@value #CLIENT_DELAY_SHARE} of the service p99 and {@link #CLIENT_DELAY_FLOOR}; any dropped
  * request (named as the server's saturation when the schedule was on time and every worker busy);
- * accounting that does not agree.
+ * accounting that does not agree; a stall of the client process itself ({@link ClientStall}), which
+ * would otherwise pass for queueing behind a slow server.
  */
 public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Nanos, long lagP99Nanos,
                         long lagP999Nanos, long lagMaxNanos, long maxQueueLength, long dropped,
                         double cpuSeconds, double cpuMicrosPerRequest, double gcPauseSeconds, long gcCount,
                         List<String> failures, String verdict, double processCpuSeconds, double cpuMachineShare,
-                        long lost, long duplicated, List<String> notes) {
+                        long lost, long duplicated, List<String> notes, List<ClientStall> clientStalls) {
 
     /** Lists a manifest of an older writer may lack are empty. */
     public SelfCheck {
         phases = phases == null ? List.of() : phases;
         failures = failures == null ? List.of() : failures;
         notes = notes == null ? List.of() : notes;
+        clientStalls = clientStalls == null ? List.of() : clientStalls;
+    }
+
+    /** A self-check without client stalls (a merge of nodes, a synthetic run). */
+    public SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Nanos, long lagP99Nanos,
+                     long lagP999Nanos, long lagMaxNanos, long maxQueueLength, long dropped,
+                     double cpuSeconds, double cpuMicrosPerRequest, double gcPauseSeconds, long gcCount,
+                     List<String> failures, String verdict, double processCpuSeconds, double cpuMachineShare,
+                     long lost, long duplicated, List<String> notes) {
+        this(openLoop, phases, lagP50Nanos, lagP99Nanos, lagP999Nanos, lagMaxNanos, maxQueueLength, dropped, cpuSeconds,
+                cpuMicrosPerRequest, gcPauseSeconds, gcCount, failures, verdict, processCpuSeconds, cpuMachineShare, lost,
+                duplicated, notes, List.of());
+    }
+
+    /**
+     * A stall of the client process itself (it did not run at all), {@code startSeconds} after the
+     * schedule's start, and the requests whose interval overlapped it (flagged in the log).
+     */
+    public record ClientStall(double startSeconds, double seconds, long requests) {
     }
 
     /**
@@ -117,8 +137,23 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      * @param phaseSeconds how long each phase ran: its planned duration, or up to a stop (0 after it)
      * @param logFailure   why the request log could not be written (a full disk), or null
      */
+    /**
+     * @param completionSeconds per phase, from its start to the last completion of its requests (the
+     *                          drain's included), at least the phase's own seconds: the time its
+     *                          completions took
+     */
     record Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
-                  int workers, LogTotals logged, double[] phaseSeconds, String logFailure) {
+                  int workers, LogTotals logged, double[] phaseSeconds, String logFailure, List<ClientStall> stalls,
+                  double[] completionSeconds) {
+        Counts(long[] scheduledPerPhase, long droppedAtQueue, long[] completedPerPhase, long maxQueueLength,
+               int workers, LogTotals logged, double[] phaseSeconds, String logFailure) {
+            this(scheduledPerPhase, droppedAtQueue, completedPerPhase, maxQueueLength, workers, logged, phaseSeconds,
+                    logFailure, List.of(), phaseSeconds);
+        }
+
+        double completionSeconds(int phase) {
+            return Math.max(phaseSeconds[phase], completionSeconds[phase]);
+        }
     }
 
     static SelfCheck evaluate(LoadPlan plan, ArrivalRecorder arrivals, Counts counts, ClientCost.Measured cost) {
@@ -129,7 +164,10 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         for (int i = 0; i < plan.phases().size(); i++) {
             Phase p = plan.phases().get(i);
             double seconds = counts.phaseSeconds()[i];
-            double achieved = seconds > 0 ? counts.completedPerPhase()[i] / seconds : 0;
+            // over the time the completions took: a drain's completions over the phase's length alone
+            // made 1,278/s look like 3,836/s
+            double span = counts.completionSeconds(i);
+            double achieved = span > 0 ? counts.completedPerPhase()[i] / span : 0;
             if (!p.warmup()) {
                 measuredRequests += open ? counts.scheduledPerPhase()[i] : counts.completedPerPhase()[i];
             }
@@ -150,13 +188,32 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         if (open && !onSchedule) {
             failures.add("schedule lag p99 " + Durations.format(p99) + " exceeds " + Durations.format(LAG_P99_LIMIT.toNanos()));
         }
+        if (measuredRequests == 0) {
+            // nothing to judge is not a run that kept up (a sweep counted it as finished)
+            failures.add("no request was " + (open ? "scheduled" : "completed") + " outside warm-up: nothing was measured "
+                    + "(lengthen the run or raise the rate)");
+        }
+        for (ClientStall stall : counts.stalls()) {
+            failures.add(String.format(Locale.ROOT, "the client itself stalled (did not run at all) for %s from %.3f s after the "
+                            + "start: the %d requests it touched include the stall in their times, which are not measurements "
+                            + "of the server (flagged client_stall in the log)",
+                    Durations.format((long) (stall.seconds() * 1e9)), stall.startSeconds(), stall.requests()));
+        }
         LogTotals totals = counts.logged();
         if (counts.logFailure() != null) {
             failures.add("the request log could not be written (" + counts.logFailure() + "): the run was stopped, and the "
                     + "records after the last chunk on disk are missing from the log (the totals count them)");
         }
+        double serverShare = serverShare(plan, arrivals, counts);
+        boolean serverSaturated = onSchedule && serverShare >= 0.5;
+        int serverFailures = 0;
         if (totals.dropped() > 0) {
-            failures.add(overload(totals.dropped(), counts, phases, onSchedule, serverShare(plan, arrivals, counts)));
+            failures.add(overload(totals.dropped(), counts, phases, onSchedule, serverShare));
+            serverFailures += serverSaturated ? 1 : 0;
+        }
+        if (open && totals.unfinished() > 0) {
+            failures.add(unfinished(totals.unfinished(), counts, phases, serverSaturated, serverShare));
+            serverFailures += serverSaturated ? 1 : 0;
         }
         long lost = 0;
         long duplicated = 0;
@@ -178,7 +235,10 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                         + totals.dropped() + " dropped records");
             }
         }
-        String verdict = failures.isEmpty() ? KEPT_UP : "the generator did not keep up: " + String.join("; ", failures);
+        // when the server's saturation is all that failed, the headline says so rather than blame the generator
+        String verdict = failures.isEmpty() ? KEPT_UP
+                : serverFailures == failures.size() ? String.join("; ", failures)
+                : "the generator did not keep up: " + String.join("; ", failures);
         List<String> notes = new ArrayList<>();
         if (cost.machineShare() > CPU_SHARE_NOTE) {
             notes.add(String.format(Locale.ROOT, "the client used %.0f %% of the machine's %d cores outside warm-up: a server "
@@ -188,7 +248,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 counts.maxQueueLength(), totals.dropped(), cost.cpuSeconds(),
                 measuredRequests == 0 ? 0 : cost.cpuSeconds() * 1e6 / measuredRequests, cost.gcSeconds(), cost.gcCount(),
                 List.copyOf(failures), verdict, cost.processCpuSeconds(), cost.machineShare(), lost, duplicated,
-                List.copyOf(notes));
+                List.copyOf(notes), List.copyOf(counts.stalls()));
     }
 
     /** Fails a phase whose client delay p99 is a visible share of its service time p99. */
@@ -219,7 +279,28 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
             }
         }
         int workers = counts.workers();
-        return seconds == 0 ? 0 : service / (seconds * workers);
+        return seconds == 0 ? 0 : Math.min(1, service / (seconds * workers));
+    }
+
+    /**
+     * Requests still queued or in flight when the drain timeout ran out: with the schedule on time
+     * and the workers waiting for the server, the server was saturated (its throughput is what the
+     * run measured of it); otherwise the client did not keep up.
+     */
+    private static String unfinished(long unfinished, Counts counts, List<PhaseCheck> phases, boolean serverSaturated,
+                                     double serverShare) {
+        String rates = phases.stream().filter(p -> !p.warmup())
+                .map(p -> String.format(Locale.ROOT, "%s %.4g/s against %.4g/s arriving", p.name(), p.achievedRate(), p.targetRate()))
+                .reduce((a, b) -> a + ", " + b).orElse("-");
+        String share = String.format(Locale.ROOT, "%.0f %%", serverShare * 100);
+        if (serverSaturated) {
+            return "the server was saturated: " + unfinished + " requests were still queued or in flight when the drain "
+                    + "timeout ran out (the schedule was on time, the " + counts.workers() + " workers spent " + share
+                    + " of their time waiting for the server; it completed " + rates + ")";
+        }
+        return unfinished + " requests were still queued or in flight when the drain timeout ran out: the client's "
+                + counts.workers() + " workers could not keep up (they spent only " + share + " of their time waiting for "
+                + "the server; completed " + rates + ")";
     }
 
     /**
@@ -234,7 +315,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 .orElse("-");
         String share = String.format(Locale.ROOT, "%.0f %%", serverShare * 100);
         if (onSchedule && serverShare >= 0.5) {
-            return dropped + " requests dropped at the queue bound: the server was saturated (the schedule was on time, "
+            return "the server was saturated: " + dropped + " requests dropped at the queue bound (the schedule was on time, "
                     + "the " + counts.workers() + " workers spent " + share + " of their time waiting for the server, the "
                     + "queue reached " + counts.maxQueueLength() + "; service p99 " + service + ")";
         }
@@ -312,6 +393,16 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
     static double ksCriticalDistance(int n, double alpha) {
         KolmogorovSmirnovTest ks = new KolmogorovSmirnovTest();
         return UnivariateSolverUtils.solve(x -> 1 - ks.cdf(x, n) - alpha, 0.5 / n, 1, 1e-7);
+    }
+
+    /** This check with more failures (found after it was made: a merge's damaged node log). */
+    public SelfCheck withFailures(List<String> more) {
+        List<String> all = new ArrayList<>(failures);
+        all.addAll(more);
+        String told = failures.isEmpty() ? String.join("; ", more) : verdict + "; " + String.join("; ", more);
+        return new SelfCheck(openLoop, phases, lagP50Nanos, lagP99Nanos, lagP999Nanos, lagMaxNanos, maxQueueLength, dropped,
+                cpuSeconds, cpuMicrosPerRequest, gcPauseSeconds, gcCount, List.copyOf(all), told, processCpuSeconds,
+                cpuMachineShare, lost, duplicated, notes, clientStalls);
     }
 
     public boolean keptUp() {

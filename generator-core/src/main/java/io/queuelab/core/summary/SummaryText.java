@@ -22,13 +22,20 @@ public final class SummaryText {
 
     public static String render(RunSummary s, Manifest manifest) {
         StringBuilder b = new StringBuilder();
-        if (manifest != null && !manifest.complete()) {
+        boolean inProgress = manifest != null && manifest.inProgress();
+        if (inProgress) {
+            b.append("WARNING: this run is still in progress (queuelab pid ").append(manifest.jvm().orElseThrow().pid())
+                    .append(" is writing it): the figures are of what is on disk so far\n");
+        } else if (manifest != null && !manifest.complete()) {
             b.append("WARNING: this run did not finish (its manifest is not marked complete)\n");
         } else if (manifest != null) {
             manifest.stopReason().ifPresent(reason -> b.append("WARNING: this run was cut short (").append(reason)
                     .append("); its log and totals are complete up to there\n"));
         }
         for (String problem : s.logProblems) {
+            if (inProgress && problem.startsWith("the log has no end mark")) {
+                continue; // its writer has not closed it yet
+            }
             b.append("WARNING: ").append(problem).append('\n');
         }
         // the figures are RunSummary's, of the measured records (outside warm-up); warm-up's outcomes apart
@@ -47,8 +54,12 @@ public final class SummaryText {
                     s.measuredCount(e.getKey()), (e.getValue()[0] - start) / 1e9, (e.getValue()[1] - start) / 1e9));
         }
         // the measured span: first intended instant to the last completion or arrival (RunSummary, docs/log-format.md)
-        b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s, %.1f arrivals/s over %.3f s (outside warm-up)%n",
-                s.throughput(), s.arrivalRate(), s.spanSeconds()));
+        if (Double.isNaN(s.arrivalRate()) || s.spanSeconds() <= 0) {
+            b.append("rate      - (no request outside warm-up: nothing was measured)\n"); // was "rate NaN"
+        } else {
+            b.append(String.format(Locale.ROOT, "rate      %.1f ok requests/s, %.1f arrivals/s over %.3f s (outside warm-up)%n",
+                    s.throughput(), s.arrivalRate(), s.spanSeconds()));
+        }
         if (manifest != null) {
             manifest.merge().ifPresent(merge -> b.append(merged(merge)));
         }

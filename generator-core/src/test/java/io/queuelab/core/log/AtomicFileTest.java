@@ -23,7 +23,7 @@ class AtomicFileTest {
             Files.writeString(tmp, "{\"comp");
             throw new IOException("No space left on device");
         }));
-        assertEquals("No space left on device", full.getMessage());
+        assertEquals("could not write " + target + ": No space left on device", full.getMessage(), "names the file");
         assertEquals("{\"complete\" : false}", Files.readString(target));
         assertFalse(Files.exists(dir.resolve("sweep.json.tmp")), "nothing half-written remains");
         AtomicFile.replace(target, tmp -> Files.writeString(tmp, "{\"complete\" : true}"));

@@ -106,6 +106,27 @@ class AccountingTest {
         assertTrue(s.all.service.getValueAtPercentile(99) < 100_000_000L, "service p99 does not: the difference is the omission");
     }
 
+    /**
+     * About 5x the server's capacity with a queue that never fills and a drain too short to serve the
+     * backlog: the verdict names the server's saturation and the requests left unfinished (before:
+     * "the generator kept up"), and the achieved rate is the completions over the time they took,
+     * the server's throughput (before: the drain's completions over the phase's length, twice it).
+     */
+    @Test
+    void saturationWithoutDropsIsNamedWithTheServersThroughput() throws Exception {
+        RunConfig config = new RunConfig(PipelineRuns.poisson(2000, Duration.ofSeconds(2)), 4, 100_000, 1000, 12345, 0, 1,
+                null, Duration.ZERO, Duration.ofSeconds(2), dir.resolve("saturated"));
+        RunResult result = PipelineRuns.run(config, MM1Backend.sync(400, 9));
+        LogTotals t = result.totals();
+        assertEquals(0, t.dropped());
+        assertTrue(t.unfinished() > 1500, "unfinished " + t.unfinished());
+        SelfCheck check = result.selfCheck();
+        assertTrue(check.verdict().startsWith("the server was saturated: " + t.unfinished() + " requests were still queued or "
+                + "in flight when the drain timeout ran out"), check.verdict());
+        double achieved = check.phases().get(0).achievedRate();
+        assertEquals(400, achieved, 60, "the server's throughput, not " + t.ok() + " completions over the 2 s phase");
+    }
+
     @Test
     void overloadIsCountedNeverLost() throws Exception {
         // capacity 100/s (mu) offered 5,000/s with a queue of 50: most requests are dropped, all are logged

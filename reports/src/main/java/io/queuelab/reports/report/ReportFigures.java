@@ -1,5 +1,6 @@
 package io.queuelab.reports.report;
 
+import io.queuelab.core.log.AtomicFile;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 
@@ -15,7 +16,8 @@ import java.util.Map;
  * folder beside the report ({@code <stem>-png/NN-<id>.png}, numbered in the order drawn).
  *
  * <p>Guarantees: every figure id is unique within the report (a repeated id gets "-2", "-3", ...),
- * so its anchor and PNG name are too; the PNG exists once the figure's markup is returned.
+ * so its anchor and PNG name are too; the PNG exists, whole, once the figure's markup is returned
+ * (it is written beside its name and moved there: a full disk leaves no PNG cut short).
  */
 final class ReportFigures {
     private final Map<String, XYChart> charts = new LinkedHashMap<>();
@@ -39,7 +41,9 @@ final class ReportFigures {
         charts.put(unique, chart);
         String inline = CompactSvg.of(chart);
         String png = String.format("%02d-%s.png", charts.size(), unique);
-        BitmapEncoder.saveBitmap(chart, pngDir.resolve(png).toString(), BitmapEncoder.BitmapFormat.PNG);
+        // encoded first: ImageIO's own writing hides a full disk behind "I/O error writing PNG file!"
+        byte[] bytes = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
+        AtomicFile.replace(pngDir.resolve(png), tmp -> Files.write(tmp, bytes));
         return "<figure class=\"chart\" id=\"" + Html.escape(unique) + "\">\n" + inline + "\n<figcaption>" + Html.escape(caption)
                 + " <a href=\"" + Html.escape(pngDirName + "/" + png) + "\">PNG</a></figcaption>\n</figure>\n";
     }

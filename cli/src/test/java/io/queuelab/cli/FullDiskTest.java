@@ -1,0 +1,109 @@
+package io.queuelab.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Files written by the reading commands onto a real disk that fills: a clear failure, nothing cut short left (issue 28). */
+@Timeout(120)
+class FullDiskTest {
+    @TempDir
+    Path dir;
+
+    private Path smallRun() {
+        Path run = dir.resolve("run");
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "mm1", "--mu", "4000", "--rate", "1000",
+                "--duration", "3s", "--seed", "5", "--out", run.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        return run;
+    }
+
+    private static List<String> filesUnder(Path d) throws IOException {
+        try (Stream<Path> s = Files.walk(d)) {
+            return s.filter(Files::isRegularFile).map(p -> d.relativize(p) + " (" + p.toFile().length() + " bytes)").toList();
+        }
+    }
+
+    @Test
+    void exportAndReportOntoAFullDiskFailInOneLineAndLeaveNoFileCutShort() throws Exception {
+        Path run = smallRun();
+        // the same exports with room: bigger than the full disk below, so that disk really fills
+        Path roomy = dir.resolve("roomy");
+        assertEquals(0, CliTestSupport.run("export", run.toString(), "--hlog", roomy.toString(), "--interval", "10ms",
+                "--csv", dir.resolve("roomy.csv").toString()).exitCode());
+        assertTrue(Files.size(roomy.resolve("mm1.hlog")) > 24_000, "hlog of " + Files.size(roomy.resolve("mm1.hlog")));
+
+        try (SmallTmpfs full = SmallTmpfs.mount(dir.resolve("full"), 16)) {
+            CliTestSupport.Result hlog = CliTestSupport.run("export", run.toString(), "--hlog", full.dir.toString(), "--interval", "10ms");
+            assertEquals(2, hlog.exitCode(), hlog.err());
+            String err = hlog.err().strip();
+            assertTrue(err.endsWith("queuelab: could not write " + full.dir.resolve("mm1.hlog") + ": No space left on device"), err);
+            assertFalse(hlog.err().contains("wrote"), hlog.err());
+            assertEquals(List.of(), filesUnder(full.dir), "no hlog cut short, no temporary file");
+
+            CliTestSupport.Result csv = CliTestSupport.run("export", run.toString(), "--csv", full.dir.resolve("r.csv").toString());
+            assertEquals(2, csv.exitCode(), csv.err());
+            assertTrue(csv.err().strip().endsWith("r.csv: No space left on device"), csv.err());
+            assertEquals(List.of(), filesUnder(full.dir));
+
+            CliTestSupport.Result report = CliTestSupport.run("report", run.toString(), "--out", full.dir.resolve("r.html").toString());
+            assertEquals(2, report.exitCode(), report.out() + report.err());
+            assertTrue(report.err().strip().matches("queuelab: could not write .*\\.png: No space left on device"), report.err());
+            assertEquals(List.of(), filesUnder(full.dir), "no PNG cut short or empty, no report");
+        }
+    }
+
+    /**
+     * The disk fills during a run (another file takes the space left once the run is under way):
+     * the run stops, the console shows the totals and the verdict with the log's failure, and the
+     * one-line error names the manifest that could not be written.
+     */
+    @Test
+    void aDiskThatFillsDuringARunLeavesTheTotalsAndVerdictOnTheConsole() throws Exception {
+        try (SmallTmpfs disk = SmallTmpfs.mount(dir.resolve("disk"), 1024)) {
+            Path run = disk.dir.resolve("run");
+            Thread filler = new Thread(() -> {
+                try {
+                    while (!Files.exists(run.resolve("requests.qlog"))) {
+                        Thread.sleep(20);
+                    }
+                    Thread.sleep(1000);
+                    try (var out = Files.newOutputStream(disk.dir.resolve("hog"))) {
+                        byte[] block = new byte[4096];
+                        while (true) {
+                            out.write(block);
+                        }
+                    }
+                } catch (IOException full) {
+                    // the disk is full: that was the point
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            filler.start();
+            CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "mm1", "--mu", "5000", "--rate", "1000",
+                    "--duration", "4s", "--report-interval", "0", "--out", run.toString());
+            filler.join(10_000);
+            assertEquals(2, r.exitCode(), r.out() + r.err());
+            String err = r.err().strip();
+            String last = err.substring(err.lastIndexOf('\n') + 1);
+            assertTrue(last.startsWith("queuelab: could not write " + run.resolve("manifest.json") + ": No space left on device: "
+                    + "the totals and the verdict above are not saved"), err);
+            assertTrue(r.out().contains("the request log could not be written (" + run.resolve("requests.qlog")
+                    + ": No space left on device)"), r.out());
+            assertTrue(r.out().contains("verdict: "), r.out());
+            assertTrue(r.out().contains(" scheduled "), "the totals: " + r.out());
+            assertFalse(Files.exists(run.resolve("manifest.json.tmp")), "no manifest cut short");
+        }
+    }
+}
