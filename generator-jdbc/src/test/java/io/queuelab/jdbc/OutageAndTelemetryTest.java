@@ -102,7 +102,8 @@ class OutageAndTelemetryTest {
         }
         Instant after = Instant.now();
         List<String> lines = Files.readAllLines(file);
-        assertEquals("epoch_ns," + String.join(",", ServerStatusSampler.DEFAULT_COUNTERS), lines.get(0));
+        assertEquals("epoch_ns," + String.join(",", ServerStatusSampler.DEFAULT_COUNTERS) + ",sampler_bytes_received,sampler_bytes_sent",
+                lines.get(0));
         assertTrue(lines.size() >= 4, "samples: " + (lines.size() - 1));
         int comUpdate = ServerStatusSampler.DEFAULT_COUNTERS.indexOf("Com_update") + 1;
         int dirty = ServerStatusSampler.DEFAULT_COUNTERS.indexOf("Innodb_buffer_pool_pages_dirty") + 1;
