@@ -29,7 +29,10 @@ class RunSignalsTest {
     Path dir;
 
     private Process start(Path out, String... extra) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // env resets the signals to their defaults: a test run under nohup (or a CI that ignores SIGHUP) would
+        // otherwise hand the run an ignored SIGHUP, which the JVM then leaves ignored; env execs java (same pid)
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
                 "--report-interval", "0", "--out", out.toString()));
         command.addAll(List.of(extra));
