@@ -3,6 +3,7 @@ package io.queuelab.cli;
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.inprocess.MM1Backend;
 import io.queuelab.core.inprocess.NoopBackend;
+import io.queuelab.core.manifest.Placement;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.core.telemetry.NodeTelemetry;
@@ -55,6 +56,9 @@ public final class BackendOptions implements AutoCloseable {
     @Mixin
     RequestOptions request = new RequestOptions();
 
+    @Mixin
+    CpuSplitOptions cpus = new CpuSplitOptions();
+
     @Option(names = "--telemetry-interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Sample the server into the run directory at this interval, e.g. 1s: jdbc SHOW GLOBAL STATUS "
                     + "(server-status.csv), cassandra every node's thread pools, flushes and compactions among them "
@@ -81,6 +85,7 @@ public final class BackendOptions implements AutoCloseable {
     }
 
     public Backend open(long seed) throws Exception {
+        cpus.validate();
         return switch (backend) {
             case "jdbc" -> jdbc.open(request, checkedIotPoints(), seed);
             case "influxdb" -> influx.open(request, checkedIotPoints(), seed);
@@ -130,8 +135,17 @@ public final class BackendOptions implements AutoCloseable {
         return NodeTelemetry.companion(nodeIndex, serverCounters(), this::serverProcesses, telemetryInterval);
     }
 
-    /** The local server processes whose resources are sampled: the embedded MariaDB, --server-pid. */
-    List<HostResourceSampler.SampledProcess> serverProcesses() {
+    /**
+     * Splits the CPUs between the server this command started (if any) and the generator
+     * ({@link CpuSplitOptions}); call once the backend is open. Returns what the runs record.
+     */
+    public Placement place(java.io.PrintWriter err) {
+        List<Long> started = startedServers().stream().map(HostResourceSampler.SampledProcess::pid).toList();
+        return cpus.apply(started, err);
+    }
+
+    /** The servers this command started: the embedded MariaDB, a local influxd. */
+    private List<HostResourceSampler.SampledProcess> startedServers() {
         List<HostResourceSampler.SampledProcess> servers = new ArrayList<>();
         if (backend.equals("jdbc")) {
             try {
@@ -143,6 +157,12 @@ public final class BackendOptions implements AutoCloseable {
         if (backend.equals("influxdb")) {
             servers.addAll(influx.serverProcesses());
         }
+        return servers;
+    }
+
+    /** The local server processes whose resources are sampled: those this command started, --server-pid. */
+    List<HostResourceSampler.SampledProcess> serverProcesses() {
+        List<HostResourceSampler.SampledProcess> servers = startedServers();
         if (serverPid != null) {
             servers.add(new HostResourceSampler.SampledProcess(servers.isEmpty() ? "server" : "server2", serverPid, serverDataDir));
         }
@@ -172,6 +192,8 @@ public final class BackendOptions implements AutoCloseable {
     public void close() throws Exception {
         try (InfluxOptions startedInflux = influx) {
             jdbc.close();
+        } finally {
+            cpus.restore();
         }
     }
 }

@@ -7,6 +7,7 @@ import io.queuelab.core.run.RunResult;
 import io.queuelab.cassandra.ThreadPoolSampler;
 import io.queuelab.cassandra.node.LocalCassandraCluster;
 import io.queuelab.jdbc.JdbcEnvironment;
+import io.queuelab.core.manifest.Placement;
 import io.queuelab.jdbc.ServerStatusSampler;
 import io.queuelab.jdbc.WisconsinLoader;
 import io.queuelab.jdbc.WisconsinRelation;
@@ -115,11 +116,23 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     GeneratorOptions generator;
 
+    @Mixin
+    CpuSplitOptions cpus;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        try {
+            return demo();
+        } finally {
+            cpus.restore();
+        }
+    }
+
+    private int demo() throws Exception {
+        cpus.validate();
         if (backend.equals("cassandra")) {
             return cassandraDemo();
         }
@@ -143,6 +156,7 @@ public final class DemoCommand implements Callable<Integer> {
         List<Path> runDirs = new ArrayList<>();
         try (JdbcEnvironment db = connection.open()) {
             w.println("database: " + db.target().redactedUrl());
+            place(db.serverProcesses(), w);
             WisconsinRelation wisc = new WisconsinRelation(WisconsinRelation.DEFAULT_TABLE, tuples, 1);
             WisconsinLoader.Result loaded = new WisconsinLoader(db.target()).load(wisc, WisconsinRelation.Engine.INNODB);
             w.printf(Locale.ROOT, "loaded %d Wisconsin tuples in %.1f s%n%n", tuples, loaded.total().toNanos() / 1e9);
@@ -231,6 +245,7 @@ public final class DemoCommand implements Callable<Integer> {
                 cluster = LocalCassandraCluster.start(cassandraDir, LocalCassandraCluster.defaults(), false, Duration.ofMinutes(5));
                 cassandra.contactPoints = cluster.contactPointsOption();
             }
+            place(nodeProcesses(cluster), w);
             w.println("cluster: " + cassandra.contactPoints);
             LocalCassandraCluster ownCluster = cluster;
             for (String scenario : List.of("write", "read")) {
@@ -255,6 +270,15 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** Splits the CPUs between the servers the demo started and itself; every later run records the placement. */
+    private void place(List<HostResourceSampler.SampledProcess> servers, PrintWriter w) {
+        Placement where = cpus.apply(servers.stream().map(HostResourceSampler.SampledProcess::pid).toList(),
+                spec.commandLine().getErr());
+        generator.placement(where);
+        w.println(io.queuelab.core.summary.SummaryText.placement(where));
+        w.flush();
     }
 
     /** The nodes the demo started, for host-resource telemetry; none when it drives a cluster elsewhere. */

@@ -106,8 +106,15 @@ public final class GeneratorOptions {
         requireRoomForLog(nodePlan, out);
         return new RunConfig(nodePlan, workers(), queueBound, inFlight,
                 RunConfig.nodeSeed(seed, nodeIndex), nodeIndex, nodeCount, at, reportInterval, drainTimeout, out,
-                clockReference == null ? null : ClockServerCommand.address("--clock-reference", clockReference));
+                clockReference == null ? null : ClockServerCommand.address("--clock-reference", clockReference), placement);
     }
+
+    /** Where the server runs and how the CPUs were split ({@link BackendOptions#place}); every later run records it. */
+    void placement(io.queuelab.core.manifest.Placement where) {
+        placement = where;
+    }
+
+    private io.queuelab.core.manifest.Placement placement;
 
     /** Refuses a rate above {@link #MAX_RATE_PER_NODE}. */
     private static void requireSchedulable(LoadPlan nodePlan) {

@@ -66,7 +66,8 @@ public final class RunCommand implements Callable<Integer> {
         settings.putAll(backend.settings());
         RunResult result;
         try (BackendOptions server = backend; Backend b = server.open(config.seed())) {
-            result = execute(config, b, settings, spec.commandLine().getOut(), server.companion(config.nodeIndex()));
+            RunConfig placed = config.withPlacement(server.place(spec.commandLine().getErr()));
+            result = execute(placed, b, settings, spec.commandLine().getOut(), server.companion(config.nodeIndex()));
         }
         return strict && !result.selfCheck().keptUp() ? 1 : 0;
     }

@@ -101,6 +101,7 @@ public final class SweepCommand implements Callable<Integer> {
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep: add --simulate");
         generator.defaultWorkers(backend.defaultWorkers());
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
+            generator.placement(server.place(spec.commandLine().getErr()));
             run(dir, levels, duration, warmup, constant, generator, b, server.companion(), backend.settings(), spec.commandLine().getOut());
         }
         return 0;
@@ -114,6 +115,7 @@ public final class SweepCommand implements Callable<Integer> {
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep");
         java.io.PrintWriter w = spec.commandLine().getOut();
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
+            generator.placement(server.place(spec.commandLine().getErr()));
             Map<String, Object> settings = new LinkedHashMap<>(backend.settings());
             CapacitySweep.Probe probe = CapacitySweep.probe(dir, probeJobs, probeDuration, warmup, generator, b, server.companion(), settings, w);
             run(dir, probe.levels(checked), duration, warmup, constant, generator, b, server.companion(), settings, w);
@@ -206,7 +208,8 @@ public final class SweepCommand implements Callable<Integer> {
      */
     static RunConfig withRunSeed(RunConfig c, Level level) {
         return new RunConfig(c.plan(), c.workers(), c.queueBound(), c.inFlightBound(), RunConfig.nodeSeed(c.seed(), level.label().hashCode()),
-                c.nodeIndex(), c.nodeCount(), c.startAt(), c.reportInterval(), c.drainTimeout(), c.outputDir(), c.clockReference());
+                c.nodeIndex(), c.nodeCount(), c.startAt(), c.reportInterval(), c.drainTimeout(), c.outputDir(), c.clockReference(),
+                c.placement());
     }
 
     /** Runs every level into {@code dir}; the sweep's {@code sweep.json} is marked complete last. */

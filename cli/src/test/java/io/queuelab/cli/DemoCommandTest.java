@@ -1,6 +1,8 @@
 package io.queuelab.cli;
 
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.Placement;
+import io.queuelab.core.process.CpuSet;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import org.junit.jupiter.api.Test;
@@ -22,12 +24,14 @@ class DemoCommandTest {
 
     @Test
     void demoRunsEndToEndAndTheJdbcBackendAnswersBadInputInOneLine() throws Exception {
+        CpuSet before = CpuSet.ofThisThread();
         Path demo = dir.resolve("demo");
         // the SELECT sweep at fixed rates, the UPDATE sweep at fractions of its probed capacity, both with a closed sweep
         CliTestSupport.Result r = CliTestSupport.run("demo", "--embedded-dir", DB, "--tuples", "2000", "--query", "select",
                 "--select-rates", "20,40", "--fractions", "0.05,0.1", "--probe-jobs", "4", "--probe-duration", "2s",
                 "--closed", "1,2", "--duration", "3s", "--warmup", "1s", "--report-interval", "0", "--out", demo.toString());
         assertEquals(0, r.exitCode(), r.err());
+        assertEquals(before, CpuSet.ofThisThread(), "the demo gives its caller's cpus back");
         java.util.List<String> updateRuns;
         try (var listing = Files.list(demo.resolve("update"))) {
             updateRuns = listing.map(p -> "update/" + p.getFileName()).filter(p -> p.contains("rate-")).sorted().toList();
@@ -47,7 +51,9 @@ class DemoCommandTest {
             assertTrue(Files.size(rd.path().resolve("server-status.csv")) > 0, "telemetry in " + run);
             String resources = Files.readString(rd.path().resolve("host-resources.csv"));
             assertTrue(resources.contains(",client,") && resources.contains(",server,"), "host resources of both in " + run);
+            assertSplit(m.placement().orElseThrow(), before, run);
         }
+        assertTrue(r.out().contains("cpus: server "), r.out());
         assertTrue(r.out().contains("verdict:"), r.out());
         assertTrue(r.out().contains("report: "), r.out());
         String html = Files.readString(demo.resolve("select-report.html"));
@@ -61,6 +67,8 @@ class DemoCommandTest {
                 "--duration", "2s", "--report-interval", "0", "--out", run.toString());
         assertEquals(0, u.exitCode(), u.err());
         assertEquals("update", RunSummary.of(RunDirectory.open(run)).byOperation.keySet().iterator().next());
+        assertSplit(RunDirectory.open(run).manifest().placement().orElseThrow(), before, "run");
+        assertEquals(before, CpuSet.ofThisThread(), "run gives its caller's cpus back");
         Path range = dir.resolve("range-run");
         CliTestSupport.Result g = CliTestSupport.run("run", "--embedded-dir", DB, "--operation", "range", "--rate", "30",
                 "--duration", "2s", "--report-interval", "0", "--out", range.toString());
@@ -75,6 +83,35 @@ class DemoCommandTest {
                 {"run", "--embedded-dir", DB, "--workload", badWorkload.toString(), "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
         };
         CliTestSupport.assertEachIsRefused(cases);
+        // a split that cannot be: refused before the server starts, in one line
+        int absent = before.cpus().get(before.size() - 1) + 1;
+        for (String split : new String[]{"0/" + absent, "0/0", "0/", "/0", "0-1", "x/1", "0/1/2"}) {
+            CliTestSupport.Result bad = CliTestSupport.run("run", "--embedded-dir", DB, "--cpu-split", split, "--rate", "5",
+                    "--duration", "1s", "--out", dir.resolve("x").toString());
+            assertEquals(2, bad.exitCode(), split + ": " + bad.err());
+            assertTrue(bad.err().strip().lines().count() == 1 && bad.err().contains("--cpu-split"), split + ": " + bad.err());
+        }
+        CliTestSupport.Result noServer = CliTestSupport.run("run", "--backend", "noop", "--cpu-split", "0/0", "--rate", "5",
+                "--duration", "1s", "--out", dir.resolve("x").toString());
+        assertTrue(noServer.exitCode() == 2 && noServer.err().contains("share cpu 0"), noServer.err());
         assertFalse(Files.exists(dir.resolve("x")), "refused runs leave no directory");
+    }
+
+    /**
+     * The default split of {@code available}: the server on the first half (rounded up), the
+     * generator on the rest, as the kernel reported them; on one cpu, shared and saying why.
+     */
+    static void assertSplit(Placement p, CpuSet available, String run) {
+        assertEquals("auto", p.split(), run);
+        if (available.size() < 2) {
+            assertTrue(p.note() != null && p.note().startsWith("not pinned"), run + ": " + p);
+            return;
+        }
+        assertEquals(null, p.note(), run + ": " + p);
+        int serverCores = (available.size() + 1) / 2;
+        assertEquals(available.first(serverCores).toString(), p.server().cpus(), run + ": " + p);
+        assertEquals(serverCores, p.server().cores(), run);
+        assertEquals(available.minus(available.first(serverCores)).toString(), p.client().cpus(), run + ": " + p);
+        assertTrue(p.separate(), run + ": " + p);
     }
 }

@@ -35,7 +35,7 @@ import java.util.Optional;
 @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY, getterVisibility = JsonAutoDetect.Visibility.NONE,
         isGetterVisibility = JsonAutoDetect.Visibility.NONE, setterVisibility = JsonAutoDetect.Visibility.NONE)
 @JsonPropertyOrder({"format", "formatVersion", "kind", "complete", "queuelabVersion", "config", "settings", "node",
-        "host", "jvm", "backend", "start", "clock", "client", "model", "totals", "selfCheck", "end", "merge", "simulation"})
+        "host", "jvm", "backend", "start", "clock", "client", "placement", "model", "totals", "selfCheck", "end", "merge", "simulation"})
 public final class Manifest {
     public static final String FILE_NAME = "manifest.json";
     /** The {@code format} every manifest names. */
@@ -71,6 +71,7 @@ public final class Manifest {
     private ScheduleStart start;
     private ClockAnchor clock;
     private ClientInfo client;
+    private Placement placement;
     private ModelInfo model;
     private LogTotals totals;
     private SelfCheck selfCheck;
@@ -268,6 +269,16 @@ public final class Manifest {
 
     public Manifest client(ClientInfo section) {
         client = section;
+        return this;
+    }
+
+    /** Where the generator and the server ran (CPUs); empty for a simulated run and a manifest written before it existed. */
+    public Optional<Placement> placement() {
+        return Optional.ofNullable(placement);
+    }
+
+    public Manifest placement(Placement section) {
+        placement = section;
         return this;
     }
 

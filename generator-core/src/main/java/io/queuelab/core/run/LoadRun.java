@@ -8,6 +8,7 @@ import io.queuelab.core.backend.SyncSession;
 import io.queuelab.core.clock.ClockOffset;
 import io.queuelab.core.clock.ClockProbe;
 import io.queuelab.core.manifest.ClientInfo;
+import io.queuelab.core.manifest.Placement;
 import io.queuelab.core.manifest.ClockAnchor;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.RunEnd;
@@ -81,6 +82,11 @@ public final class LoadRun {
         return new LoadRun(config, backend, stop).run(settings, progress, companion);
     }
 
+    /** The run's placement: the caller's (server side, split) with the generator's CPUs as the kernel gives this thread now. */
+    private static Placement placement(Placement given) {
+        return (given == null ? new Placement(null, null, "none", null) : given).withClient(Placement.Side.ofThisThread());
+    }
+
     private RunResult run(Map<String, ?> settings, PrintStream progress, RunCompanion companion) throws Exception {
         RunDirectory dir = RunDirectory.create(config.outputDir());
         Manifest manifest = MeasuredManifest.describe(config, settings, backend);
@@ -143,6 +149,7 @@ public final class LoadRun {
             // what it is granted is what every timing thread of the process is granted
             TimerPrecision.Granted timing = TimerPrecision.applyToCurrentThread();
             manifest.client(new ClientInfo(timing.timerSlack(), timing.sliceNanos()));
+            manifest.placement(placement(config.placement()));
             manifest.write(dir.path());
 
             sessions.add(companion.start(dir.path()));

@@ -2,6 +2,8 @@ package io.queuelab.core.run;
 
 import io.queuelab.core.schedule.LoadPlan;
 
+import io.queuelab.core.manifest.Placement;
+
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,17 +26,35 @@ import java.time.Instant;
  * @param clockReference a {@link io.queuelab.core.clock.ClockReferenceServer} the run measures its
  *                       clock against at its start and end, for merging the logs of several nodes;
  *                       {@code startAt} is then an instant of the reference's clock. Null for none.
+ * @param placement      where the server runs and how the machine was split between it and the
+ *                       generator, as established by whoever started the server; the run fills in the
+ *                       generator's own CPUs (read from the kernel at its start). Null: nothing is
+ *                       known of the server, the run records the generator's CPUs alone.
  */
 public record RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
                         int nodeIndex, int nodeCount, Instant startAt, Duration reportInterval,
-                        Duration drainTimeout, Path outputDir, InetSocketAddress clockReference) {
+                        Duration drainTimeout, Path outputDir, InetSocketAddress clockReference, Placement placement) {
+
+    /** A run whose placement is not known beyond the generator's own CPUs. */
+    public RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
+                     int nodeIndex, int nodeCount, Instant startAt, Duration reportInterval,
+                     Duration drainTimeout, Path outputDir, InetSocketAddress clockReference) {
+        this(plan, workers, queueBound, inFlightBound, seed, nodeIndex, nodeCount, startAt, reportInterval,
+                drainTimeout, outputDir, clockReference, null);
+    }
 
     /** A run with no clock reference. */
     public RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
                      int nodeIndex, int nodeCount, Instant startAt, Duration reportInterval,
                      Duration drainTimeout, Path outputDir) {
         this(plan, workers, queueBound, inFlightBound, seed, nodeIndex, nodeCount, startAt, reportInterval,
-                drainTimeout, outputDir, null);
+                drainTimeout, outputDir, null, null);
+    }
+
+    /** This configuration with another placement. */
+    public RunConfig withPlacement(Placement where) {
+        return new RunConfig(plan, workers, queueBound, inFlightBound, seed, nodeIndex, nodeCount, startAt, reportInterval,
+                drainTimeout, outputDir, clockReference, where);
     }
 
     public RunConfig {

@@ -1,6 +1,7 @@
 package io.queuelab.core.summary;
 
 import io.queuelab.core.manifest.ClientInfo;
+import io.queuelab.core.manifest.Placement;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.run.Durations;
@@ -76,6 +77,33 @@ public final class SummaryText {
         }
         if (manifest != null) {
             manifest.selfCheck().ifPresent(check -> b.append(selfCheck(check, manifest.client().orElse(null))));
+            manifest.placement().ifPresent(p -> b.append(placement(p)).append('\n'));
+        }
+        return b.toString();
+    }
+
+    /**
+     * Where the run ran, in one line: "cpus: server 0 (1 core), generator 1 (--cpu-split auto)"; a
+     * split that did not happen says why; a server queuelab did not place is "not known".
+     */
+    public static String placement(Placement p) {
+        StringBuilder b = new StringBuilder("cpus: server ");
+        Placement.Side server = p.server();
+        if (server == null) {
+            b.append("not known (not started by queuelab)");
+        } else {
+            b.append(server.cpus() == null ? "" : server.cpus() + " ").append('(').append(server.cores())
+                    .append(server.cores() == 1 ? " core" : " cores").append(server.cpus() == null ? ", " + server.source() : "").append(')');
+        }
+        Placement.Side client = p.client();
+        if (client != null) {
+            b.append(", generator ").append(client.cpus());
+        }
+        b.append(" (--cpu-split ").append(p.split()).append(')');
+        if (p.note() != null) {
+            b.append("; ").append(p.note());
+        } else if (server != null && client != null && server.cpus() != null && !p.separate()) {
+            b.append("; the server and the generator share cpus");
         }
         return b.toString();
     }

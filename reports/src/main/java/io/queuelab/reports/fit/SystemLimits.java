@@ -1,8 +1,8 @@
 package io.queuelab.reports.fit;
 
-import io.queuelab.core.manifest.BackendInfo;
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.Placement;
 import io.queuelab.reports.data.RunData;
 
 import java.io.IOException;
@@ -16,14 +16,11 @@ import java.util.Locale;
  *
  * <p>K is, in order: {@code --connections}; the manifest's synchronous workers or asynchronous
  * in-flight bound; for a log without a manifest, the most requests between {@code sent} and
- * completion at once. c is {@code --server-cores} or the manifest's {@code backend.server.cores}
- * (written where queuelab starts the server on cores of its own); 0 when neither says: the models
- * then fit it. K is 0 when nothing says it: the client-limited model is then not identified.
+ * completion at once. c is {@code --server-cores} or the server's cores in the manifest's
+ * {@code placement} (written where queuelab started the server, pinned to cores of its own or not);
+ * 0 when neither says: the models then fit it. K is 0 when nothing says it: the client-limited model is then not identified.
  */
 public record SystemLimits(int connections, String connectionsSource, int cores, String coresSource) {
-    /** The manifest's key of the server's core count in {@code backend.server}. */
-    public static final String CORES_KEY = "cores";
-
     public boolean connectionsKnown() {
         return connections > 0;
     }
@@ -60,11 +57,10 @@ public record SystemLimits(int connections, String connectionsSource, int cores,
             cFrom = "--server-cores";
         } else {
             for (RunData run : runs) {
-                Object value = run.manifest().flatMap(Manifest::backend).map(BackendInfo::server)
-                        .map(s -> s.get(CORES_KEY)).orElse(null);
-                if (value instanceof Number n && n.intValue() > 0) {
-                    c = n.intValue();
-                    cFrom = "the manifest of " + run.name();
+                Placement.Side server = run.manifest().flatMap(Manifest::placement).map(Placement::server).orElse(null);
+                if (server != null && server.cores() > 0) {
+                    c = server.cores();
+                    cFrom = "the placement in the manifest of " + run.name() + (server.cpus() == null ? "" : " (cpus " + server.cpus() + ")");
                     break;
                 }
             }

@@ -1,0 +1,170 @@
+package io.queuelab.cli;
+
+import io.queuelab.core.manifest.Placement;
+import io.queuelab.core.process.CpuPinning;
+import io.queuelab.core.process.CpuSet;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * picocli mixin: how the machine's CPUs are split between a server queuelab starts (the embedded
+ * MariaDB, a local influxd, the demo's Cassandra node) and the generator, so that the generator
+ * measures the server rather than its own wait for a core, and the server's core count is known
+ * (the models' c).
+ *
+ * <p>{@code auto} (the default) gives the server the first half of the CPUs this process may use,
+ * rounded up, and the generator the rest (1 and 1 on 2 CPUs); {@code none} leaves both on all of
+ * them; {@code SERVER/CLIENT} names the two cpu lists (e.g. {@code 0/1}, {@code 0-2/3}). The split is
+ * applied with {@link CpuPinning} once the server runs, and the placement the kernel then reports
+ * is what the manifest records. For a server queuelab does not start, {@code validate}'s
+ * {@code --server-cores} states its cores instead. Guarantees: a list naming a CPU this process may not use, server and
+ * client lists that overlap, an empty side, or a split asked for with no server to place is a
+ * one-line {@link IllegalArgumentException}; a machine where pinning fails (no taskset, a container
+ * that forbids it) gets one line on stderr and a placement whose note says "not pinned: why".
+ */
+public final class CpuSplitOptions {
+    static final String AUTO = "auto";
+    static final String NONE = "none";
+
+    @Option(names = "--cpu-split", paramLabel = "auto|none|SERVER/CLIENT", defaultValue = AUTO,
+            description = "Split the CPUs between a server queuelab starts and the generator: auto (the server the first half, "
+                    + "rounded up, the generator the rest: 1 and 1 on 2 CPUs), none (share them), or two cpu lists, e.g. 0/1 or "
+                    + "0-2/3. The manifest records both sides (default ${DEFAULT-VALUE}).")
+    String split = AUTO;
+
+    /** This JVM's CPUs before {@link #apply} pinned it; null while it is not pinned. */
+    private CpuSet before;
+
+    /**
+     * Applies the split to the servers this command started and to this JVM, and returns the
+     * placement to record. {@code started} are the pids of servers queuelab started (empty for none).
+     * {@link #restore} gives the JVM its CPUs back.
+     */
+    Placement apply(List<Long> started, PrintWriter err) {
+        CpuSet available = available();
+        Sides asked = sides(available);
+        if (started.isEmpty()) {
+            if (asked != null && !split.equals(AUTO)) {
+                throw new IllegalArgumentException("--cpu-split " + split + " places a server queuelab starts, and this command "
+                        + "starts none (for a server of your own: taskset -c LIST ./queuelab ..., and validate "
+                        + "--server-cores C)");
+            }
+            return new Placement(Placement.Side.ofThisThread(), null, NONE, null);
+        }
+        String note = null;
+        if (asked == null) {
+            note = split.equals(NONE) ? null : "not pinned: " + available.size() + " cpu available to queuelab (" + available + ")";
+        } else {
+            try {
+                for (long pid : started) {
+                    CpuPinning.pin(pid, asked.server);
+                }
+                before = available;
+                CpuPinning.pin(ProcessHandle.current().pid(), asked.client);
+            } catch (IOException e) {
+                note = "not pinned: " + e.getMessage();
+            }
+        }
+        if (note != null) {
+            err.println("queuelab: the server and the generator share cpus " + available + " (" + note + ")");
+            err.flush();
+        }
+        return new Placement(Placement.Side.ofThisThread(), serverSide(started), split, note);
+    }
+
+    /**
+     * Gives this JVM back the CPUs it had before {@link #apply}: a command run in-process (a test, an
+     * embedding program) must not leave its caller on the generator's half of the machine. Idempotent.
+     */
+    void restore() {
+        if (before == null) {
+            return;
+        }
+        try {
+            CpuPinning.pin(ProcessHandle.current().pid(), before);
+        } catch (IOException e) {
+            System.err.println("queuelab: this process stays on its generator cpus (" + e.getMessage() + ")");
+        }
+        before = null;
+    }
+
+    /** Refuses a malformed or impossible split before any server starts (the same checks as {@link #apply}). */
+    void validate() {
+        sides(available());
+    }
+
+    /** The server's side as the kernel reports it now: the union of its processes' CPUs. */
+    private static Placement.Side serverSide(List<Long> pids) {
+        List<Integer> cpus = new ArrayList<>();
+        for (long pid : pids) {
+            try {
+                cpus.addAll(CpuSet.of(pid).cpus());
+            } catch (IOException ended) {
+                // a server that already ended has no CPUs to report; the others still say theirs
+            }
+        }
+        CpuSet union = new CpuSet(cpus);
+        return union.isEmpty() ? null : new Placement.Side(union.toString(), union.size(), "the server process's affinity");
+    }
+
+    private static CpuSet available() {
+        try {
+            return CpuSet.ofThisThread();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read this process's cpus: " + e.getMessage());
+        }
+    }
+
+    private record Sides(CpuSet server, CpuSet client) {
+    }
+
+    /** The two sides asked for, checked against the CPUs available; null when nothing is to be pinned. */
+    Sides sides(CpuSet available) {
+        if (split.equals(NONE)) {
+            return null;
+        }
+        if (split.equals(AUTO)) {
+            if (available.size() < 2) {
+                return null;
+            }
+            CpuSet server = available.first((available.size() + 1) / 2);
+            return new Sides(server, available.minus(server));
+        }
+        int slash = split.indexOf('/');
+        if (slash < 0 || split.indexOf('/', slash + 1) >= 0) {
+            throw new IllegalArgumentException("--cpu-split takes auto, none or SERVER/CLIENT cpu lists such as 0/1, not '" + split + "'");
+        }
+        CpuSet server = parse(split.substring(0, slash), "server");
+        CpuSet client = parse(split.substring(slash + 1), "generator");
+        for (CpuSet side : List.of(server, client)) {
+            CpuSet missing = side.minus(available);
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("--cpu-split " + split + ": cpu " + missing + " is not available to queuelab "
+                        + "(available: " + available + ")");
+            }
+        }
+        CpuSet both = server.intersection(client);
+        if (!both.isEmpty()) {
+            throw new IllegalArgumentException("--cpu-split " + split + ": the server and the generator would share cpu " + both
+                    + "; give them separate lists, or none to share all");
+        }
+        return new Sides(server, client);
+    }
+
+    private CpuSet parse(String list, String side) {
+        CpuSet cpus;
+        try {
+            cpus = CpuSet.parse(list);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--cpu-split " + split + ": " + e.getMessage());
+        }
+        if (cpus.isEmpty()) {
+            throw new IllegalArgumentException("--cpu-split " + split + " leaves the " + side + " no cpu");
+        }
+        return cpus;
+    }
+}

@@ -1,0 +1,100 @@
+package io.queuelab.core.process;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Cpu lists as Linux writes them, and pinning a real process, read back from the kernel. */
+class CpuPinningTest {
+    @Test
+    void cpuListsReadAndWriteAsLinuxWritesThem() {
+        assertEquals(List.of(0, 2, 3, 4, 7), CpuSet.parse("0,2-4,7").cpus());
+        assertEquals("0,2-4,7", CpuSet.parse("7,0,2-4").toString());
+        assertEquals("0,1", CpuSet.parse("0-1").toString());
+        assertEquals("0-3", CpuSet.parse("3,2,1,0,1").toString());
+        assertEquals("", CpuSet.parse(" ").toString());
+        assertEquals("1", CpuSet.parse("0-1").minus(CpuSet.parse("0")).toString());
+        assertEquals("1", CpuSet.parse("0-2").intersection(CpuSet.parse("1,5")).toString());
+        for (String bad : List.of("a", "1-", "-1", "3-1", "1-2-3", "0,,1", "99999")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CpuSet.parse(bad), bad);
+            assertTrue(e.getMessage().contains("is not a cpu list"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aProcessIsPinnedWithAllItsThreadsAndTheKernelSaysSo() throws Exception {
+        CpuSet mine = CpuSet.ofThisThread();
+        assertTrue(mine.size() >= 1, mine::toString);
+        Process child = new ProcessBuilder("sleep", "60").start();
+        try {
+            assertEquals(mine, CpuSet.of(child.pid()), "a child starts on its parent's cpus");
+            CpuSet last = new CpuSet(List.of(mine.cpus().get(mine.size() - 1)));
+            CpuPinning.pin(child.pid(), last);
+            assertEquals(last, CpuSet.of(child.pid()));
+            // one the kernel does not give this process: refused, and the child keeps its set
+            int absent = mine.cpus().get(mine.size() - 1) + 1;
+            IOException refused = assertThrows(IOException.class, () -> CpuPinning.pin(child.pid(), new CpuSet(List.of(absent))));
+            assertTrue(refused.getMessage().contains("taskset could not pin pid " + child.pid()), refused.getMessage());
+            assertEquals(last, CpuSet.of(child.pid()));
+        } finally {
+            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        IOException ended = assertThrows(IOException.class, () -> CpuPinning.pin(child.pid(), mine));
+        assertTrue(ended.getMessage().contains(Long.toString(child.pid())), ended.getMessage());
+    }
+
+    @Test
+    void threadsStartedAfterThePinInheritIt() throws Exception {
+        CpuSet mine = CpuSet.ofThisThread();
+        assumeTrue(mine.size() >= 2, "needs 2 cpus to tell a pinned set from the whole");
+        // a JVM that starts a thread after being pinned: the new thread's own mask is the pinned one
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process jvm = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Probe.class.getName())
+                .redirectErrorStream(true).start();
+        try {
+            String first = readLine(jvm); // "ready": the JVM runs
+            assertEquals("ready", first);
+            CpuSet one = new CpuSet(List.of(mine.cpus().get(0)));
+            CpuPinning.pin(jvm.pid(), one);
+            jvm.getOutputStream().write('\n');
+            jvm.getOutputStream().flush();
+            assertEquals(one.toString(), readLine(jvm), "a thread started after the pin");
+        } finally {
+            jvm.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static String readLine(Process p) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int c; (c = p.getInputStream().read()) >= 0 && c != '\n'; ) {
+            b.append((char) c);
+        }
+        return b.toString();
+    }
+
+    /** Says ready, waits for a line, then starts a thread that prints its own cpus. */
+    public static final class Probe {
+        public static void main(String[] args) throws Exception {
+            System.out.println("ready");
+            System.out.flush();
+            System.in.read();
+            Thread t = new Thread(() -> {
+                try {
+                    System.out.println(CpuSet.ofThisThread());
+                } catch (IOException e) {
+                    System.out.println("error " + e.getMessage());
+                }
+                System.out.flush();
+            });
+            t.start();
+            t.join();
+        }
+    }
+}
