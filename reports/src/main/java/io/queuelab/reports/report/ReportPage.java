@@ -2,6 +2,7 @@ package io.queuelab.reports.report;
 
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.summary.SummaryText;
 import io.queuelab.core.run.SelfCheck;
 import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.compare.LittlesLawCheck;
@@ -155,7 +156,8 @@ final class ReportPage {
                     Html.number(c.lagP50Nanos() / 1e3), Html.number(c.lagP99Nanos() / 1e3),
                     Html.number(c.lagP999Nanos() / 1e3), arrivals.toString(),
                     Html.number(c.maxQueueLength()), Html.number(c.dropped()),
-                    Html.number(c.cpuMicrosPerRequest()), Html.number(c.gcPauseSeconds())));
+                    Html.number(c.cpuMicrosPerRequest()), Html.number(c.gcPauseSeconds()),
+                    r.manifest().flatMap(Manifest::placement).map(SummaryText::placement).orElse("cpus: not recorded")));
         }
         if (rows.isEmpty()) {
             body.paragraph("No measured run here has a self-check in its manifest (simulated runs and CSV logs have none).");
@@ -163,7 +165,7 @@ final class ReportPage {
         }
         body.table(List.of("run", "verdict", "lag p50 (us)", "lag p99 (us)", "lag p99.9 (us)",
                 "arrivals (scheduled of expected, KS test of realized gaps)", "longest queue", "dropped",
-                "client CPU (us/request)", "GC pauses (s)"), rows);
+                "client CPU (us/request)", "GC pauses (s)", "placement"), rows);
         body.paragraph("Schedule lag is dispatch minus intended instant outside warm-up. The KS test compares the realized"
                 + " inter-arrival gaps with Exp(rate); a phase fails it when D exceeds its limit, the tolerance "
                 + SelfCheck.KS_TOLERANCE + " plus the 1 % critical distance of its n gaps. The full self-check of a run is in"
