@@ -34,7 +34,43 @@ final class CompactSvg {
     /** Coordinates' decimals beyond the first (opacities keep theirs). */
     private static final Pattern LONG_DECIMALS = Pattern.compile("(?<!opacity:)(\\d\\.\\d)\\d+");
 
+    /** A drawn path with its style, as the compacted export writes it (text outlines among them). */
+    private static final Pattern STYLED_PATH = Pattern.compile("<path d=\"([^\"]+)\" style=\"([^\"]+)\"/>");
+    /** Paths shorter than this are cheaper written again than referred to. */
+    static final int SHARED_MIN_LENGTH = 64;
+
     private CompactSvg() {
+    }
+
+    /**
+     * The charts of one page draw the same text again and again (axis titles, legend entries, tick
+     * labels), each as its outline, hundreds of bytes a string: a path already drawn on the page
+     * with the same data and style is drawn again by reference ({@code <use>}), the first occurrence
+     * given an id. {@code <use>} draws the referenced element in its own place (the enclosing
+     * groups' transform and clip), so the drawing is the same; it needs the charts inline in one
+     * document, as the report puts them. {@code drawn} maps path-and-style to id across the page's
+     * charts; ids are {@code qlo<n>}.
+     */
+    static String shareRepeatedPaths(String svg, java.util.Map<String, String> drawn) {
+        Matcher m = STYLED_PATH.matcher(svg);
+        StringBuilder out = new StringBuilder(svg.length());
+        while (m.find()) {
+            if (m.group(1).length() < SHARED_MIN_LENGTH) {
+                continue;
+            }
+            String key = m.group(1) + '\n' + m.group(2);
+            String id = drawn.get(key);
+            if (id == null) {
+                id = "qlo" + drawn.size();
+                drawn.put(key, id);
+                m.appendReplacement(out, Matcher.quoteReplacement("<path id=\"" + id + "\" d=\"" + m.group(1) + "\" style=\""
+                        + m.group(2) + "\"/>"));
+            } else {
+                m.appendReplacement(out, Matcher.quoteReplacement("<use xlink:href=\"#" + id + "\"/>"));
+            }
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     static String of(XYChart chart) throws IOException {

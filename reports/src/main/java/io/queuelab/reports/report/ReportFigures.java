@@ -32,6 +32,9 @@ final class ReportFigures {
         Files.createDirectories(pngDir);
     }
 
+    /** Paths already drawn on the page, for {@link CompactSvg#shareRepeatedPaths}. */
+    private final Map<String, String> drawnPaths = new java.util.HashMap<>();
+
     /** Writes the chart's PNG and returns the figure's markup. */
     String figure(String id, XYChart chart, String caption) throws IOException {
         String unique = id;
@@ -39,7 +42,7 @@ final class ReportFigures {
             unique = id + "-" + k;
         }
         charts.put(unique, chart);
-        String inline = CompactSvg.of(chart);
+        String inline = CompactSvg.shareRepeatedPaths(CompactSvg.of(chart), drawnPaths);
         String png = String.format("%02d-%s.png", charts.size(), unique);
         // encoded first: ImageIO's own writing hides a full disk behind "I/O error writing PNG file!"
         byte[] bytes = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);

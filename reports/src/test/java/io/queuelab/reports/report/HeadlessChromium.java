@@ -28,7 +28,7 @@ final class HeadlessChromium {
     record Rendering(List<Figure> figures, List<String> console) {
     }
 
-    /** @param shapes the SVG's paths, polylines, lines and circles drawn with a size */
+    /** @param shapes the SVG's paths, polylines, lines, circles and uses (references to a path drawn before) drawn with a size */
     record Figure(String id, double width, double height, int shapes) {
     }
 
@@ -55,7 +55,7 @@ final class HeadlessChromium {
                   const figures = d ? [...d.querySelectorAll('figure')].map(f => {
                     const svg = f.querySelector('svg');
                     const box = svg ? svg.getBBox() : {width: 0, height: 0};
-                    const shapes = svg ? [...svg.querySelectorAll('path, polyline, line, circle')]
+                    const shapes = svg ? [...svg.querySelectorAll('path, polyline, line, circle, use')]
                         .filter(e => { const b = e.getBBox(); return b.width > 0 || b.height > 0; }).length : 0;
                     return {id: f.id, width: box.width, height: box.height, shapes};
                   }) : null;
