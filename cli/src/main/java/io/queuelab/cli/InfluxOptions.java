@@ -1,8 +1,8 @@
 package io.queuelab.cli;
 
-import io.queuelab.cli.influx.InfluxIngestBackend;
-import io.queuelab.cli.influx.InfluxStatsSampler;
-import io.queuelab.cli.influx.LocalInfluxd;
+import io.queuelab.influx.InfluxIngestBackend;
+import io.queuelab.influx.InfluxStatsSampler;
+import io.queuelab.influx.LocalInfluxd;
 import io.queuelab.core.telemetry.HostResourceSampler;
 import picocli.CommandLine.Option;
 

@@ -1,4 +1,4 @@
-package io.queuelab.cli.influx;
+package io.queuelab.influx;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.queuelab.cli.influx;
+package io.queuelab.influx;
 
 import io.queuelab.core.backend.OperationMix;
 import io.queuelab.core.backend.SyncBackend;
