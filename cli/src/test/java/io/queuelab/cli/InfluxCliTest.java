@@ -53,10 +53,52 @@ class InfluxCliTest {
     }
 
     @Test
+    void runOverUdpCountsEveryPointTheServerStoredAndNothingElse() throws Exception {
+        requireInfluxd();
+        Path run = tmp.resolve("udp");
+        Path db = tmp.resolve("db");
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "influxdb", "--influx-protocol", "udp", "--influxd-dir",
+                db.toString(), "--constant", "--rate", "2", "--duration", "2s", "--telemetry-interval", "500ms", "--out", run.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        Manifest m = Manifest.read(run);
+        long ok = m.totals().orElseThrow().ok();
+        long scheduled = m.totals().orElseThrow().scheduled();
+        Map<?, ?> server = m.backend().orElseThrow().server();
+        assertTrue(((Map<?, ?>) server.get("workload")).get("protocol").toString().contains("over UDP"), server.toString());
+        Map<?, ?> delivery = (Map<?, ?>) server.get("delivery");
+        assertTrue(delivery != null, "the manifest counts sent vs stored: " + server);
+        long stored = ((Number) delivery.get("pointsStored")).longValue();
+        // the server's own count, read from its data directory by a server started afresh on it
+        long counted;
+        try (LocalInfluxd again = LocalInfluxd.start(db, java.time.Duration.ofSeconds(60));
+             org.influxdb.InfluxDB influx = org.influxdb.InfluxDBFactory.connect(again.url())) {
+            counted = ((Number) influx.query(new org.influxdb.dto.Query("SELECT COUNT(m0) FROM \"measurement\"", "queuelab"))
+                    .getResults().get(0).getSeries().get(0).getValues().get(0).get(1)).longValue();
+        }
+        assertEquals(counted, stored, delivery.toString());
+        assertEquals(scheduled * 1000, ((Number) delivery.get("datagramsSent")).longValue(), delivery.toString());
+        assertEquals(scheduled * 1000 - stored, ((Number) delivery.get("pointsLost")).longValue(), delivery.toString());
+        assertTrue(ok * 1000 <= stored && scheduled >= 3, "ok requests are requests whose points were all stored: " + m.totals());
+        // the UDP listener's own counters in influxdb-stats.csv
+        List<String> stats = java.nio.file.Files.readAllLines(run.resolve(InfluxStatsSampler.FILE_NAME));
+        int pointsTx = InfluxStatsSampler.COUNTERS.indexOf("udpPointsTx") + 1;
+        assertEquals(stored, Long.parseLong(stats.get(stats.size() - 1).split(",")[pointsTx]), stats.toString());
+    }
+
+    @Test
     void aServerThatDoesNotAnswerIsOneLine() {
         CliTestSupport.assertEachIsRefused(new String[][] {
                 {"run", "--backend", "influxdb", "--influx-url", "http://127.0.0.1:1", "--rate", "1", "--out", tmp.resolve("x").toString()},
                 {"run", "--backend", "influxdb", "--influx-url", "http://127.0.0.1:1", "--influx-database", "a;b", "--rate", "1",
+                        "--out", tmp.resolve("x").toString()},
+                {"run", "--backend", "influxdb", "--influx-protocol", "tcp", "--rate", "1", "--out", tmp.resolve("x").toString()},
+                {"run", "--backend", "influxdb", "--influx-udp-port", "8089", "--influx-url", "http://127.0.0.1:1", "--rate", "1",
+                        "--out", tmp.resolve("x").toString()},
+                {"run", "--backend", "influxdb", "--influx-protocol", "udp", "--influx-udp-port", "8089", "--rate", "1",
+                        "--out", tmp.resolve("x").toString()},
+                {"run", "--backend", "influxdb", "--influx-protocol", "udp", "--influx-udp-port", "70000", "--influx-url",
+                        "http://127.0.0.1:1", "--rate", "1", "--out", tmp.resolve("x").toString()},
+                {"run", "--backend", "influxdb", "--influx-protocol", "udp", "--influx-url", "http://127.0.0.1:1", "--rate", "1",
                         "--out", tmp.resolve("x").toString()},
         });
     }
