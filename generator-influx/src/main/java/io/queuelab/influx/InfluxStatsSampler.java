@@ -27,7 +27,8 @@ import java.util.Map;
  * These are the server's own network figures, which /proc cannot give per process.
  *
  * <p>Guarantees: {@code epoch_ns} (the generator's wall clock before each request) then
- * {@link #COUNTERS} in order, cumulative since the server started; a sample the server does not
+ * {@link #COUNTERS} in order, cumulative since the server started; one sample at start, one per
+ * interval and a last one at {@link #close()} (after the run's last request); a sample the server does not
  * answer is skipped and counted in {@link #missedSamples()}; every row written is complete.
  */
 public final class InfluxStatsSampler implements AutoCloseable {
@@ -114,6 +115,7 @@ public final class InfluxStatsSampler implements AutoCloseable {
     @Override
     public void close() throws IOException {
         timer.close();
+        sample(); // the end state, after the run's last request, as the host sampler takes one
         synchronized (this) {
             if (out != null) {
                 out.close();
