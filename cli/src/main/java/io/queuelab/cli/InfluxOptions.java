@@ -64,6 +64,14 @@ public final class InfluxOptions implements AutoCloseable {
                 request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT));
     }
 
+    /** Over UDP a request reads its seconds back: one generator per database, so several nodes are refused. */
+    void checkNodeCount(int nodeCount) {
+        if (nodeCount > 1 && udp()) {
+            throw new IllegalArgumentException("--influx-protocol udp counts its points by reading its seconds back, which several"
+                    + " generators writing one measurement would share: run it with --node-count 1 (HTTP is acknowledged per write)");
+        }
+    }
+
     private boolean udp() {
         String p = protocol.toLowerCase(Locale.ROOT);
         if (!p.equals("http") && !p.equals("udp")) {

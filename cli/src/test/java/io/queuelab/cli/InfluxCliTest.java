@@ -105,6 +105,8 @@ class InfluxCliTest {
                         "http://127.0.0.1:1", "--rate", "1", "--out", tmp.resolve("x").toString()},
                 {"run", "--backend", "influxdb", "--influx-protocol", "udp", "--influx-url", "http://127.0.0.1:1", "--rate", "1",
                         "--out", tmp.resolve("x").toString()},
+                {"run", "--backend", "influxdb", "--influx-protocol", "udp", "--node-count", "2", "--node-index", "1", "--rate", "1",
+                        "--out", tmp.resolve("x").toString()},
         });
     }
 }

@@ -47,7 +47,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * its message saying how many. Seconds are distinct across workers; over UDP the stream starts
  * after the last point already in the measurement, so an earlier run's point can never stand in
  * for a lost one. {@link #describeAtEnd()} counts, for UDP, the datagrams and points sent against
- * the points stored (queried back after the run) and reports the difference as lost. A MongoDB
+ * the points stored (queried back after the run) and reports the difference as lost, per run (a
+ * sweep's runs share one backend). Over UDP one generator owns the database's seconds: several
+ * writing the measurement at once would fill each other's seconds, so {@code --node-count} above 1
+ * is refused by the command. A MongoDB
  * backend would be another such class over the same stream.
  */
 public final class InfluxIngestBackend implements SyncBackend {
@@ -64,7 +67,8 @@ public final class InfluxIngestBackend implements SyncBackend {
     private final InetSocketAddress udp;
     private final String database;
     private final SensorStream stream;
-    private final long firstSecond;
+    /** The first second of the run not yet counted by {@link #describeAtEnd()} (a sweep runs several on one backend). */
+    private long countFromSecond;
     private final Duration requestTimeout;
     private final Map<String, Object> description;
     private final AtomicLong requests = new AtomicLong();
@@ -79,7 +83,7 @@ public final class InfluxIngestBackend implements SyncBackend {
         this.udp = udp;
         this.database = database;
         this.stream = stream;
-        this.firstSecond = firstSecond;
+        this.countFromSecond = firstSecond;
         this.requestTimeout = requestTimeout;
         this.description = description;
     }
@@ -212,18 +216,21 @@ public final class InfluxIngestBackend implements SyncBackend {
         if (udp == null) {
             return Map.of();
         }
-        long requested = requests.get();
+        // this run's counts only: the sessions are closed, and the next run of a sweep starts from zero
+        long requested = requests.getAndSet(0);
+        long from = countFromSecond;
+        countFromSecond += requested;
         long points = requested * stream.pointsPerSecond();
         Map<String, Object> delivery = new LinkedHashMap<>();
         delivery.put("protocol", "udp");
         delivery.put("requests", requested);
         delivery.put("pointsGenerated", points);
-        delivery.put("datagramsSent", datagramsSent.get());
-        delivery.put("sendFailures", sendFailures.get());
-        delivery.put("pointsConfirmedByRequests", pointsConfirmed.get());
-        delivery.put("pointsMissingAtRequestEnd", pointsMissing.get());
+        delivery.put("datagramsSent", datagramsSent.getAndSet(0));
+        delivery.put("sendFailures", sendFailures.getAndSet(0));
+        delivery.put("pointsConfirmedByRequests", pointsConfirmed.getAndSet(0));
+        delivery.put("pointsMissingAtRequestEnd", pointsMissing.getAndSet(0));
         try (InfluxDB influx = connect(url, Duration.ofSeconds(30))) {
-            long stored = storedPoints(influx, database, firstSecond, firstSecond + requested);
+            long stored = storedPoints(influx, database, from, from + requested);
             delivery.put("pointsStored", stored);
             delivery.put("pointsLost", points - stored);
         }
