@@ -281,7 +281,8 @@ public final class InfluxIngestBackend implements SyncBackend {
         PointsNotStored(long second, int points, long sent, long sendFailures, long stored, Duration waited, IOException sendFailure) {
             super(String.format(Locale.ROOT, "%d of %d points of second %d not stored %d ms after the last datagram (%d sent, %d sends failed%s)",
                     points - stored, points, second, waited.toMillis(), sent, sendFailures,
-                    sendFailure == null ? "" : ": " + sendFailure.getMessage()), sendFailure);
+                    sendFailure == null ? "" : ": " + (sendFailure.getMessage() == null ? sendFailure.getClass().getSimpleName()
+                            : sendFailure.getMessage())), sendFailure);
             this.sendFailures = sendFailures;
         }
     }
