@@ -98,6 +98,13 @@ public final class BackendOptions implements AutoCloseable {
         };
     }
 
+    /** Refuses a backend that cannot share its server with other generator nodes of one run. */
+    void checkNodeCount(int nodeCount) {
+        if (backend.equals("influxdb")) {
+            influx.checkNodeCount(nodeCount);
+        }
+    }
+
     private int checkedIotPoints() {
         if (iotPoints < 1 || iotPoints > 1_000_000) {
             throw new IllegalArgumentException("--iot-points must be 1 to 1,000,000, not " + iotPoints);

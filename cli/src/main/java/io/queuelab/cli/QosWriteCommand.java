@@ -70,7 +70,9 @@ public final class QosWriteCommand implements Callable<Integer> {
     @Option(names = "--telemetry-interval", converter = DurationConverter.class, paramLabel = "D",
             description = "Sample the host, this client and the server (CPU, disk I/O, memory) every D in each round, as the seed"
                     + " ran sar beside its 10,000-row cells; adds grid-host.csv and the seed's Figures 5.4-5.7 as write-host-cpu.png,"
-                    + " write-server-io.png and write-server-memory.png (per schema against clients, at the largest --rows).")
+                    + " write-server-io.png and write-server-memory.png (per schema against clients, at the largest --rows); and sar's"
+                    + " own host figures (user/system/iowait CPU, disk writes/s from /proc/stat and /proc/diskstats, host-sar.csv in"
+                    + " each round, on the same samples) as write-host-sar-cpu.png and write-host-sar-disk.png.")
     Duration telemetryInterval;
 
     @Option(names = "--seed", paramLabel = "S", description = "Seed of the written values (default: ${DEFAULT-VALUE}).")
@@ -112,7 +114,7 @@ public final class QosWriteCommand implements Callable<Integer> {
                 }
             }, true, StandardCharsets.UTF_8);
             io.queuelab.core.run.RunCompanion companion = telemetryInterval == null ? io.queuelab.core.run.RunCompanion.NONE
-                    : io.queuelab.core.telemetry.HostResourceSampler.companion(db::serverProcesses, telemetryInterval);
+                    : io.queuelab.core.telemetry.HostResourceSampler.companion(db::serverProcesses, telemetryInterval, true);
             results = new QosWriteGrid(db.target(), rules, dir, seed, progress, signals.stop(), companion).run(cells);
             interrupted = signals.interrupted();
             exitCode = signals.exitCode();
@@ -131,7 +133,8 @@ public final class QosWriteCommand implements Callable<Integer> {
         }
         w.print(table);
         w.println("wrote " + dir.resolve(csv) + ", grid.txt and grid-schema<n>.png" + (telemetryInterval != null
-                ? ", grid-host.csv and write-host-cpu.png, write-server-io.png, write-server-memory.png" : ""));
+                ? ", grid-host.csv and write-host-cpu.png, write-server-io.png, write-server-memory.png, write-host-sar-cpu.png,"
+                + " write-host-sar-disk.png" : ""));
         w.flush();
         if (interrupted) {
             throw new RunCommand.Interrupted(exitCode, dir + " holds the " + results.size() + " of " + cells.size()

@@ -1,5 +1,6 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.telemetry.HostSar;
 import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.jdbc.qos.QosSchema;
 import io.queuelab.jdbc.qos.QosWriteGrid;
@@ -22,31 +23,37 @@ import java.util.function.ToDoubleFunction;
  * per cell the mean over its measured rounds (the warm-up round left out) of the host's CPU, the
  * server's CPU, bytes written to storage per second and largest RSS, from each round's
  * {@code host-resources.csv}; as {@code grid-host.csv} and, at the grid's largest rows per client,
- * three charts against clients, one line per schema. A round too short to hold two samples
+ * three charts against clients, one line per schema; and sar's own figures of the host from each
+ * round's {@code host-sar.csv} ({@link HostSar}: user, system and iowait shares of all CPUs' time,
+ * disk writes completed per second), two more charts. A round too short to hold two samples
  * contributes nothing (its cell's values are then empty).
  */
 final class QosWriteHost {
     private QosWriteHost() {
     }
 
-    /** One cell's host figures. */
+    /** One cell's host figures; the sar ones ({@link HostSar}: shares of all CPUs' time, disk writes completed) NaN without host-sar.csv. */
     record CellHost(QosWriteGrid.CellResult cell, double hostCpuPercent, double serverCpuPercent, double serverWriteBytesPerSecond,
-                    double serverRssBytes) {
+                    double serverRssBytes, double userPercent, double systemPercent, double iowaitPercent, double diskWritesPerSecond) {
     }
 
     static void write(List<QosWriteGrid.CellResult> results, Path dir) throws IOException {
         List<CellHost> cells = new ArrayList<>();
         StringBuilder csv = new StringBuilder("schema,clients,rows_per_client,host_cpu_percent,server_cpu_percent,"
-                + "server_write_bytes_per_second,server_rss_bytes\n");
+                + "server_write_bytes_per_second,server_rss_bytes,host_user_percent,host_system_percent,host_iowait_percent,"
+                + "host_disk_writes_per_second\n");
         for (QosWriteGrid.CellResult r : results) {
             Path cellDir = dir.resolve(r.cell().directoryName());
             CellHost h = new CellHost(r, mean(cellDir, r, "host", ResourceUse.Samples::cpuPercent),
                     mean(cellDir, r, "server", ResourceUse.Samples::cpuPercent),
                     mean(cellDir, r, "server", ResourceUse.Samples::writeBytesPerSecond),
-                    mean(cellDir, r, "server", ResourceUse.Samples::maxRssBytes));
+                    mean(cellDir, r, "server", ResourceUse.Samples::maxRssBytes),
+                    meanSar(cellDir, r, HostSar.Figures::userPercent), meanSar(cellDir, r, HostSar.Figures::systemPercent),
+                    meanSar(cellDir, r, HostSar.Figures::iowaitPercent), meanSar(cellDir, r, HostSar.Figures::writeOpsPerSecond));
             cells.add(h);
-            csv.append(String.format(Locale.ROOT, "%d,%d,%d,%.2f,%.2f,%.0f,%.0f%n", r.cell().schema().number(), r.cell().clients(),
-                    r.cell().rowsPerClient(), h.hostCpuPercent(), h.serverCpuPercent(), h.serverWriteBytesPerSecond(), h.serverRssBytes()));
+            csv.append(String.format(Locale.ROOT, "%d,%d,%d,%.2f,%.2f,%.0f,%.0f,%.2f,%.2f,%.2f,%.1f%n", r.cell().schema().number(),
+                    r.cell().clients(), r.cell().rowsPerClient(), h.hostCpuPercent(), h.serverCpuPercent(), h.serverWriteBytesPerSecond(),
+                    h.serverRssBytes(), h.userPercent(), h.systemPercent(), h.iowaitPercent(), h.diskWritesPerSecond()));
         }
         Files.writeString(dir.resolve("grid-host.csv"), csv);
         int rows = results.stream().mapToInt(r -> r.cell().rowsPerClient()).max().orElse(0);
@@ -56,6 +63,26 @@ final class QosWriteHost {
                 new Series("", h -> h.serverWriteBytesPerSecond() / 1e3));
         chart(cells, rows, "Server's memory", "largest RSS [MB]", dir.resolve("write-server-memory.png"),
                 new Series("", h -> h.serverRssBytes() / 1e6));
+        chart(cells, rows, "Host CPU by state (sar -u)", "% of all CPUs' time", dir.resolve("write-host-sar-cpu.png"),
+                new Series("user", CellHost::userPercent), new Series("system", CellHost::systemPercent),
+                new Series("iowait", CellHost::iowaitPercent));
+        chart(cells, rows, "Host disk writes completed (sar -d)", "writes/s", dir.resolve("write-host-sar-disk.png"),
+                new Series("", CellHost::diskWritesPerSecond));
+    }
+
+    /** The mean of a sar figure over the cell's measured rounds; NaN where no round has host-sar.csv with two rows. */
+    private static double meanSar(Path cellDir, QosWriteGrid.CellResult r, ToDoubleFunction<HostSar.Figures> figure) throws IOException {
+        double sum = 0;
+        int n = 0;
+        for (int round = 1; round <= r.cycleSeconds().size(); round++) {
+            Optional<HostSar.Figures> f = HostSar.of(cellDir.resolve(String.format(Locale.ROOT, "round-%02d", round)));
+            double v = f.isEmpty() ? Double.NaN : figure.applyAsDouble(f.get());
+            if (Double.isFinite(v)) {
+                sum += v;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
     }
 
     private record Series(String name, ToDoubleFunction<CellHost> value) {

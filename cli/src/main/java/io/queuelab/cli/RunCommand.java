@@ -61,6 +61,7 @@ public final class RunCommand implements Callable<Integer> {
         Path dir = out != null ? out : defaultRunDir("run");
         generator.defaultWorkers(backend.defaultWorkers());
         RunConfig config = generator.config(load.plan(), dir);
+        backend.checkNodeCount(config.nodeCount());
         Map<String, Object> settings = new LinkedHashMap<>(load.settings());
         settings.putAll(generator.settings());
         settings.putAll(backend.settings());

@@ -41,7 +41,14 @@ class QosCommandsTest {
         String[] schema3 = host.get(6).split(",");
         assertTrue(Double.parseDouble(schema3[5]) > 0 && Double.parseDouble(schema3[6]) > 10e6, "server I/O and RSS: " + host.get(6));
         assertTrue(Files.exists(out.resolve("schema3-c2-r3").resolve("round-01").resolve("host-resources.csv")));
-        for (String png : List.of("write-host-cpu.png", "write-server-io.png", "write-server-memory.png")) {
+        // sar's own figures, from host-sar.csv of each round (the same samples): user, system, iowait, disk writes/s
+        assertTrue(host.get(0).endsWith(",host_user_percent,host_system_percent,host_iowait_percent,host_disk_writes_per_second"),
+                host.get(0));
+        assertTrue(Double.parseDouble(schema3[7]) + Double.parseDouble(schema3[8]) > 0, "the host's user + system CPU: " + host.get(6));
+        assertTrue(Double.parseDouble(schema3[10]) >= 0, "disk writes/s: " + host.get(6));
+        assertTrue(Files.exists(out.resolve("schema3-c2-r3").resolve("round-01").resolve("host-sar.csv")));
+        for (String png : List.of("write-host-cpu.png", "write-server-io.png", "write-server-memory.png", "write-host-sar-cpu.png",
+                "write-host-sar-disk.png")) {
             assertTrue(Files.size(out.resolve(png)) > 1000, png);
         }
         assertTrue(Files.exists(out.resolve("schema3-c2-r3").resolve("round-02").resolve("manifest.json")));

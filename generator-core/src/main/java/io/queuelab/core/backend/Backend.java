@@ -25,6 +25,16 @@ public sealed interface Backend extends AutoCloseable permits SyncBackend, Async
     }
 
     /**
+     * What the backend counted over the run that the request log cannot show, added to the
+     * manifest's {@code backend.server} after the drain (the sessions closed, the backend still
+     * open): e.g. the points a fire-and-forget protocol sent against those the server stored.
+     * Called once; a failure is recorded under {@code describeAtEndFailed}. Default: nothing.
+     */
+    default Map<String, Object> describeAtEnd() throws Exception {
+        return Map.of();
+    }
+
+    /**
      * The error class of a failed request, a short stable name such as {@code timeout},
      * {@code connection_lost} or {@code deadlock}. Must be cheap: it runs once per failure.
      */

@@ -7,6 +7,7 @@ import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.core.backend.SyncSession;
 import io.queuelab.core.clock.ClockOffset;
 import io.queuelab.core.clock.ClockProbe;
+import io.queuelab.core.manifest.BackendInfo;
 import io.queuelab.core.manifest.ClientInfo;
 import io.queuelab.core.manifest.Placement;
 import io.queuelab.core.manifest.ClockAnchor;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -226,6 +228,7 @@ public final class LoadRun {
             for (Thread th : threads) {
                 th.join(1000);
             }
+            recordAtEnd(manifest);
             long[] scheduledPerPhase = new long[times.phases()];
             long scheduled = 0;
             long droppedAtQueue = 0;
@@ -298,6 +301,23 @@ public final class LoadRun {
                 logger.close();
             }
         }
+    }
+
+    /** The backend's own end-of-run counts ({@link Backend#describeAtEnd()}) into the manifest's backend.server. */
+    private void recordAtEnd(Manifest manifest) {
+        Map<String, Object> atEnd;
+        try {
+            atEnd = backend.describeAtEnd();
+        } catch (Exception e) {
+            atEnd = Map.of("describeAtEndFailed", String.valueOf(e.getMessage()));
+        }
+        if (atEnd.isEmpty()) {
+            return;
+        }
+        BackendInfo info = manifest.backend().orElseThrow();
+        Map<String, Object> server = new LinkedHashMap<>(info.server() == null ? Map.of() : info.server());
+        server.putAll(atEnd);
+        manifest.backend(info.withServer(server));
     }
 
     /** Per phase, from its start to the last completion of its requests (0 where none completed). */

@@ -63,6 +63,7 @@ public final class SummaryText {
         }
         if (manifest != null) {
             manifest.merge().ifPresent(merge -> b.append(merged(merge)));
+            b.append(delivery(manifest));
         }
         b.append(String.format(Locale.ROOT, "%-22s %10s %10s %10s %10s %10s %10s %10s%n",
                 "latency (ok requests)", "count", "mean", "p50", "p90", "p99", "p99.9", "max"));
@@ -122,6 +123,20 @@ public final class SummaryText {
     }
 
     /** A run merged from several nodes: how their clocks were lined up, and each node's share. */
+    /**
+     * A fire-and-forget protocol's own count ({@code backend.server.delivery}, InfluxDB over UDP): what
+     * was sent against what the server stored, the difference lost; empty for every other backend.
+     */
+    static String delivery(Manifest manifest) {
+        Object d = manifest.backend().map(b -> b.server() == null ? null : b.server().get("delivery")).orElse(null);
+        if (!(d instanceof Map<?, ?> delivery) || !(delivery.get("pointsStored") instanceof Number stored)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "delivery  %s: %s points generated, %s datagrams sent (%s sends failed), %d stored, %s lost%n",
+                delivery.get("protocol"), delivery.get("pointsGenerated"), delivery.get("datagramsSent"), delivery.get("sendFailures"),
+                stored.longValue(), delivery.get("pointsLost"));
+    }
+
     private static String merged(MergeInfo merge) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "nodes     %d merged; clock %s; start skew %s%n",
                 merge.nodes().size(), merge.clock(), Durations.format(merge.startSkewNanos())));

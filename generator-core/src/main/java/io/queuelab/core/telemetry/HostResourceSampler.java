@@ -74,27 +74,52 @@ public final class HostResourceSampler implements AutoCloseable {
     private final List<SampledProcess> processes;
     private final SampleTimer timer;
     private BufferedWriter out;
+    private BufferedWriter sar;
     private long samples;
     private long missed;
     private long readNanos;
     private long readings;
     private long lastDirectoryNanos;
 
-    private HostResourceSampler(List<SampledProcess> processes, BufferedWriter out, Duration interval) {
+    private HostResourceSampler(List<SampledProcess> processes, BufferedWriter out, BufferedWriter sar, Duration interval) {
         this.processes = List.copyOf(processes);
         this.out = out;
+        this.sar = sar;
         this.timer = SampleTimer.start("host-resource-sampler", interval, this::sample);
     }
 
     /** Creates {@code file} (which must not exist), samples at once and then every {@code interval}. */
     public static HostResourceSampler start(List<SampledProcess> processes, Path file, Duration interval) throws IOException {
+        return start(processes, file, interval, false);
+    }
+
+    /**
+     * As {@link #start(List, Path, Duration)}; with {@code sar}, each sample also writes the host's
+     * CPU time by state and its disks' operations ({@link HostSar}) into {@value HostSar#FILE_NAME}
+     * beside {@code file}, at the same instant: one loop, one clock.
+     */
+    public static HostResourceSampler start(List<SampledProcess> processes, Path file, Duration interval, boolean sar) throws IOException {
         SampleTimer.requirePositive(interval);
         if (processes.isEmpty()) {
             throw new IllegalArgumentException("no process to sample");
         }
         BufferedWriter out = Files.newBufferedWriter(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        out.write(HEADER + "\n");
-        return new HostResourceSampler(processes, out, interval);
+        BufferedWriter sarOut = null;
+        try {
+            out.write(HEADER + "\n");
+            if (sar) {
+                Path sarFile = file.toAbsolutePath().resolveSibling(HostSar.FILE_NAME);
+                sarOut = Files.newBufferedWriter(sarFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                sarOut.write(HostSar.HEADER + "\n");
+            }
+        } catch (IOException | RuntimeException e) {
+            out.close();
+            if (sarOut != null) {
+                sarOut.close();
+            }
+            throw e;
+        }
+        return new HostResourceSampler(processes, out, sarOut, interval);
     }
 
     /**
@@ -102,12 +127,17 @@ public final class HostResourceSampler implements AutoCloseable {
      * the run starts into {@value #FILE_NAME} of the run directory.
      */
     public static RunCompanion companion(Supplier<List<SampledProcess>> servers, Duration interval) {
+        return companion(servers, interval, false);
+    }
+
+    /** As {@link #companion(Supplier, Duration)}; with {@code sar}, {@value HostSar#FILE_NAME} too (qos-write's sar figures). */
+    public static RunCompanion companion(Supplier<List<SampledProcess>> servers, Duration interval, boolean sar) {
         return runDirectory -> {
             List<SampledProcess> all = new ArrayList<>();
             all.add(SampledProcess.client());
             all.add(SampledProcess.host());
             all.addAll(servers.get());
-            return start(all, runDirectory.resolve(FILE_NAME), interval);
+            return start(all, runDirectory.resolve(FILE_NAME), interval, sar);
         };
     }
 
@@ -174,6 +204,26 @@ public final class HostResourceSampler implements AutoCloseable {
         } catch (IOException e) {
             missed += processes.size();
         }
+        if (sar != null) {
+            Optional<long[]> host = HostSar.read();
+            if (host.isEmpty()) {
+                missed++;
+                return;
+            }
+            StringBuilder row = new StringBuilder().append(epochNanos);
+            for (long value : host.get()) {
+                row.append(',');
+                if (value != ProcessResources.UNKNOWN) {
+                    row.append(value);
+                }
+            }
+            try {
+                sar.write(row.append('\n').toString());
+                sar.flush();
+            } catch (IOException e) {
+                missed++;
+            }
+        }
     }
 
     @Override
@@ -181,9 +231,16 @@ public final class HostResourceSampler implements AutoCloseable {
         timer.close();
         sample(true); // the end state, data directories included, whenever the last one was taken
         synchronized (this) {
-            if (out != null) {
-                out.close();
-                out = null;
+            try {
+                if (out != null) {
+                    out.close();
+                    out = null;
+                }
+            } finally {
+                if (sar != null) {
+                    sar.close();
+                    sar = null;
+                }
             }
         }
     }

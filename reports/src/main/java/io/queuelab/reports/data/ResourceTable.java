@@ -136,16 +136,29 @@ public record ResourceTable(List<Row> rows) {
                             : " (the telemetry's own SHOW GLOBAL STATUS included)")));
         }
         double[] influx = counterRate(run.resolve(INFLUXDB_STATS), "writeReqBytes", "queryRespBytes");
-        return Double.isNaN(influx[0]) ? java.util.Optional.empty()
-                : java.util.Optional.of(new ServerTraffic(influx[0], "InfluxDB's writeReqBytes + queryRespBytes (HTTP bodies)"));
+        if (Double.isNaN(influx[0])) {
+            return java.util.Optional.empty();
+        }
+        // with --influx-protocol udp the points arrive as datagrams: the UDP listener's bytesRx
+        double[] udp = counterRate(run.resolve(INFLUXDB_STATS), "udpBytesRx");
+        return Double.isNaN(udp[0])
+                ? java.util.Optional.of(new ServerTraffic(influx[0], "InfluxDB's writeReqBytes + queryRespBytes (HTTP bodies)"))
+                : java.util.Optional.of(new ServerTraffic(influx[0] + udp[0],
+                        "InfluxDB's UDP bytesRx + writeReqBytes + queryRespBytes (datagrams, HTTP bodies)"));
     }
 
-    /** OK requests x the backend's pointsPerRequest, NaN when the manifest does not have both. */
+    /** The datapoints stored: the backend's own count (backend.server.delivery.pointsStored, InfluxDB over UDP), else OK requests x its pointsPerRequest; NaN when the manifest has neither. */
     static double datapoints(Path run) {
         try {
             io.queuelab.core.manifest.Manifest m = io.queuelab.core.log.RunDirectory.open(run).manifest();
             Object workload = m.backend().map(b -> b.server().get("workload")).orElse(null);
             Object points = workload instanceof java.util.Map<?, ?> w ? w.get("pointsPerRequest") : null;
+            // a fire-and-forget protocol (InfluxDB over UDP) counted the points the server stored itself
+            Object delivery = m.backend().map(b -> b.server().get("delivery")).orElse(null);
+            Object stored = delivery instanceof java.util.Map<?, ?> d ? d.get("pointsStored") : null;
+            if (stored instanceof Number n) {
+                return n.doubleValue();
+            }
             if (points instanceof Number n && m.totals().isPresent()) {
                 return n.doubleValue() * m.totals().get().ok();
             }
@@ -168,7 +181,7 @@ public record ResourceTable(List<Row> rows) {
     }
 
     /** {bytes per second} of two byte counters of a server's own statistics file summed, NaN without them. */
-    static double[] counterRate(Path csv, String receivedCounter, String sentCounter) throws IOException {
+    static double[] counterRate(Path csv, String... counters) throws IOException {
         if (!Files.isRegularFile(csv)) {
             return new double[] {Double.NaN};
         }
@@ -179,14 +192,20 @@ public record ResourceTable(List<Row> rows) {
             }
         }
         List<String> header = rows.isEmpty() ? List.of() : Arrays.asList(rows.get(0));
-        int received = header.indexOf(receivedCounter), sent = header.indexOf(sentCounter);
-        if (received < 0 || sent < 0 || rows.size() < 3) {
+        if (rows.size() < 3) {
             return new double[] {Double.NaN};
         }
         String[] first = rows.get(1), last = rows.get(rows.size() - 1);
+        double bytes = 0;
+        for (String counter : counters) {
+            int column = header.indexOf(counter);
+            // a counter the server did not report (e.g. InfluxDB's UDP without a UDP listener) is an empty field
+            if (column < 0 || column >= first.length || column >= last.length || first[column].isEmpty() || last[column].isEmpty()) {
+                return new double[] {Double.NaN};
+            }
+            bytes += Double.parseDouble(last[column]) - Double.parseDouble(first[column]);
+        }
         double seconds = (Long.parseLong(last[0]) - Long.parseLong(first[0])) / 1e9;
-        double bytes = Double.parseDouble(last[received]) + Double.parseDouble(last[sent])
-                - Double.parseDouble(first[received]) - Double.parseDouble(first[sent]);
         return new double[] {bytes / seconds};
     }
 

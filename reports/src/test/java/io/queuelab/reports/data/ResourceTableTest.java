@@ -135,6 +135,27 @@ class ResourceTableTest {
     }
 
     @Test
+    void influxOverUdpCountsTheDatagramsBytesBesideTheHttpBodies() throws IOException {
+        // 1000 bytes a second of HTTP bodies (the read-back queries), 76,000 of datagrams; an HTTP run's UDP columns are empty
+        Path udp = run("udp", 1, false);
+        Path http = run("http", 1, false);
+        StringBuilder udpStats = new StringBuilder("epoch_ns,writeReqBytes,queryRespBytes,udpBytesRx\n");
+        StringBuilder httpStats = new StringBuilder("epoch_ns,writeReqBytes,queryRespBytes,udpBytesRx\n");
+        for (int i = 0; i <= 10; i++) {
+            long t = 1_000_000_000_000L + i * 1_000_000_000L;
+            udpStats.append(t).append(",0,").append(i * 1000).append(',').append(i * 76_000).append('\n');
+            httpStats.append(t).append(',').append(i * 76_000).append(",0,\n");
+        }
+        Files.writeString(udp.resolve("influxdb-stats.csv"), udpStats);
+        Files.writeString(http.resolve("influxdb-stats.csv"), httpStats);
+        ResourceTable table = ResourceTable.of(List.of(udp, http));
+        assertEquals(77_000, table.rows().get(0).netBytesPerSecond(), 1e-6);
+        assertTrue(table.rows().get(0).netSource().contains("UDP bytesRx"), table.rows().get(0).netSource());
+        assertEquals(76_000, table.rows().get(1).netBytesPerSecond(), 1e-6);
+        assertTrue(!table.rows().get(1).netSource().contains("UDP"), table.rows().get(1).netSource());
+    }
+
+    @Test
     void aRunWithoutHostResourcesIsRefused() throws IOException {
         Path bare = Files.createDirectories(tmp.resolve("bare"));
         assertTrue(assertThrows(IOException.class, () -> ResourceTable.of(List.of(bare))).getMessage().contains("--telemetry-interval"));

@@ -1,11 +1,7 @@
-package io.queuelab.cli.influx;
+package io.queuelab.influx;
 
-import java.util.Map;
-import io.queuelab.cli.CliTestSupport;
 import io.queuelab.core.backend.SyncSession;
 import io.queuelab.core.iot.SensorStream;
-import io.queuelab.core.manifest.Manifest;
-import io.queuelab.core.telemetry.ResourceUse;
 import org.influxdb.InfluxDB;
 import org.influxdb.InfluxDBFactory;
 import org.influxdb.dto.Query;
@@ -18,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -62,41 +57,5 @@ class InfluxIngestTest {
         String line = InfluxIngestBackend.points("iot", batch).lineProtocol().split("\n")[1];
         assertEquals("measurement m0=" + batch.value(1, 0) + "i,m1=" + batch.value(1, 1) + "i,m2=" + batch.value(1, 2) + "i,m3="
                 + batch.value(1, 3) + "i,m4=" + batch.value(1, 4) + "i " + (1_518_465_409L * 1_000_000_000L + batch.nanos()[1]), line);
-    }
-
-    @Test
-    void runFromTheCliStartsInfluxdSamplesItAndStopsIt() throws Exception {
-        requireInfluxd();
-        Path run = tmp.resolve("run");
-        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "influxdb", "--influxd-dir", tmp.resolve("db").toString(),
-                "--constant", "--rate", "2", "--duration", "2s", "--telemetry-interval", "500ms", "--out", run.toString());
-        assertEquals(0, r.exitCode(), r.err());
-        Manifest m = Manifest.read(run);
-        long scheduled = m.totals().orElseThrow().scheduled();
-        assertTrue(scheduled >= 3 && m.totals().orElseThrow().ok() == scheduled, m.totals().toString());
-        Object workload = m.backend().orElseThrow().server().get("workload");
-        assertEquals("iot-influx", ((Map<?, ?>) workload).get("name"));
-        ResourceUse.Samples server = ResourceUse.read(run).orElseThrow().processes().get("server");
-        assertTrue(server != null && server.size() >= 4, "influxd sampled");
-        assertTrue(server.dataDirBytes()[server.size() - 1] > 0, "its directory");
-        assertFalse(ProcessHandle.of(server.pid()).map(ProcessHandle::isAlive).orElse(false), "influxd stopped with the command");
-        // the server's own statistics: the line protocol it received, 1,000 lines of ~76 bytes a request
-        List<String> stats = java.nio.file.Files.readAllLines(run.resolve(InfluxStatsSampler.FILE_NAME));
-        assertEquals("epoch_ns," + String.join(",", InfluxStatsSampler.COUNTERS), stats.get(0));
-        assertTrue(stats.size() >= 5, stats.toString());
-        long firstBytes = Long.parseLong(stats.get(1).split(",")[1]);
-        long lastBytes = Long.parseLong(stats.get(stats.size() - 1).split(",")[1]);
-        assertTrue(lastBytes - firstBytes >= (scheduled - 1) * 60_000L, "writeReqBytes " + firstBytes + " -> " + lastBytes);
-        io.queuelab.reports.data.ResourceTable table = io.queuelab.reports.data.ResourceTable.of(List.of(run));
-        assertTrue(table.render().contains("InfluxDB's writeReqBytes"), table.render());
-    }
-
-    @Test
-    void aServerThatDoesNotAnswerIsOneLine() {
-        CliTestSupport.assertEachIsRefused(new String[][] {
-                {"run", "--backend", "influxdb", "--influx-url", "http://127.0.0.1:1", "--rate", "1", "--out", tmp.resolve("x").toString()},
-                {"run", "--backend", "influxdb", "--influx-url", "http://127.0.0.1:1", "--influx-database", "a;b", "--rate", "1",
-                        "--out", tmp.resolve("x").toString()},
-        });
     }
 }

@@ -1,4 +1,4 @@
-package io.queuelab.cli.influx;
+package io.queuelab.influx;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,18 +23,24 @@ import java.util.Map;
  * Samples an InfluxDB 1.x server's own statistics ({@code /debug/vars}) at a fixed interval into
  * {@value #FILE_NAME}, the InfluxDB counterpart of MariaDB's {@code server-status.csv}: the bytes
  * its HTTP service received in writes and sent in query answers, and the points and writes it
- * accepted or refused. These are the server's own network figures, which /proc cannot give per
- * process.
+ * accepted or refused, and, with a UDP listener, the bytes and points it received by UDP and wrote.
+ * These are the server's own network figures, which /proc cannot give per process.
  *
  * <p>Guarantees: {@code epoch_ns} (the generator's wall clock before each request) then
- * {@link #COUNTERS} in order, cumulative since the server started; a sample the server does not
+ * {@link #COUNTERS} in order, cumulative since the server started; one sample at start, one per
+ * interval and a last one at {@link #close()} (after the run's last request); a sample the server does not
  * answer is skipped and counted in {@link #missedSamples()}; every row written is complete.
  */
 public final class InfluxStatsSampler implements AutoCloseable {
     public static final String FILE_NAME = "influxdb-stats.csv";
-    /** httpd: writeReqBytes, queryRespBytes, writeReq, pointsWrittenOK; write: writeOk, writeError, writeDrop. */
+    /**
+     * httpd: writeReqBytes, queryRespBytes, writeReq, pointsWrittenOK; write: writeOk, writeError, writeDrop;
+     * the UDP listener's (empty without one) as udp + its name: bytesRx, pointsRx (points parsed from the
+     * datagrams), pointsTx (points it wrote), pointsParseFail, readFail, batchesTxFail.
+     */
     public static final List<String> COUNTERS = List.of("writeReqBytes", "queryRespBytes", "writeReq", "pointsWrittenOK",
-            "writeOk", "writeError", "writeDrop");
+            "writeOk", "writeError", "writeDrop", "udpBytesRx", "udpPointsRx", "udpPointsTx", "udpPointsParseFail",
+            "udpReadFail", "udpBatchesTxFail");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -74,16 +80,25 @@ public final class InfluxStatsSampler implements AutoCloseable {
         try {
             JsonNode root = JSON.readTree(http.send(vars, HttpResponse.BodyHandlers.ofString()).body());
             JsonNode httpd = null;
+            JsonNode udp = null;
             for (Iterator<Map.Entry<String, JsonNode>> fields = root.fields(); fields.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = fields.next();
                 if (f.getKey().startsWith("httpd")) {
                     httpd = f.getValue().path("values");
+                } else if (f.getKey().startsWith("udp")) {
+                    udp = f.getValue().path("values");
                 }
             }
             JsonNode write = root.path("write").path("values");
             StringBuilder row = new StringBuilder().append(epochNanos);
             for (String counter : COUNTERS) {
-                JsonNode v = httpd != null && httpd.has(counter) ? httpd.get(counter) : write.path(counter);
+                JsonNode v;
+                if (counter.startsWith("udp")) {
+                    String name = Character.toLowerCase(counter.charAt(3)) + counter.substring(4);
+                    v = udp == null ? write.path("") : udp.path(name);
+                } else {
+                    v = httpd != null && httpd.has(counter) ? httpd.get(counter) : write.path(counter);
+                }
                 row.append(',').append(v.isNumber() ? v.asText() : "");
             }
             out.write(row.append('\n').toString());
@@ -100,6 +115,7 @@ public final class InfluxStatsSampler implements AutoCloseable {
     @Override
     public void close() throws IOException {
         timer.close();
+        sample(); // the end state, after the run's last request, as the host sampler takes one
         synchronized (this) {
             if (out != null) {
                 out.close();
