@@ -264,20 +264,25 @@ class K8sSubmitTest {
         }
         Path unreachable = writeKubeconfig("http://127.0.0.1:" + closed + "/");
         Path out = dir.resolve("merged");
-        String[] base = {"k8s", "submit", "--name", "bad", "--nodes", "2", "--image", "q:1", "--start-in", "0",
-                "--out", out.toString()};
+        String[] common = {"k8s", "submit", "--nodes", "2", "--image", "q:1", "--start-in", "0", "--out", out.toString()};
+        String[] base = concat(common, "--name", "bad");
         CliTestSupport.assertEachIsRefused(new String[][] {
                 concat(base, "--kubeconfig", unreachable.toString(), "--", "--backend", "noop", "--rate", "10"),
                 concat(base, "--kubeconfig", dir.resolve("nothing-here").toString(), "--", "--backend", "noop", "--rate", "10"),
                 concat(base, "--kubeconfig", kubeconfig.toString(), "--namespace", "nope", "--", "--backend", "noop", "--rate", "10"),
                 concat(base, "--kubeconfig", kubeconfig.toString(), "--", "--backend", "noop", "--rate", "10", "--phases", "5@1s"),
-                concat(base, "--kubeconfig", kubeconfig.toString(), "--name", "Not_A_Label", "--", "--backend", "noop"),
+                concat(common, "--kubeconfig", kubeconfig.toString(), "--name", "Not_A_Label", "--", "--backend", "noop"),
                 {"k8s", "collect", "--name", "never", "--kubeconfig", kubeconfig.toString(), "--out", out.toString()},
         });
         CliTestSupport.Result r = CliTestSupport.run(concat(base, "--kubeconfig", unreachable.toString(), "--", "--backend", "noop", "--rate", "10"));
         assertTrue(r.err().startsWith("queuelab: cannot reach the Kubernetes API at http://127.0.0.1:" + closed), r.err());
         r = CliTestSupport.run(concat(base, "--kubeconfig", kubeconfig.toString(), "--namespace", "nope", "--", "--backend", "noop", "--rate", "10"));
         assertTrue(r.err().startsWith("queuelab: namespace 'nope' does not exist"), r.err());
+        r = CliTestSupport.run(concat(common, "--kubeconfig", kubeconfig.toString(), "--name", "Not_A_Label", "--",
+                "--backend", "noop", "--rate", "10"));
+        assertTrue(r.err().startsWith("queuelab: render: --name 'Not_A_Label' must be a DNS label"), r.err());
+        r = CliTestSupport.run("k8s", "collect", "--name", "never", "--kubeconfig", kubeconfig.toString(), "--out", out.toString());
+        assertEquals("queuelab: no Job queuelab-never in namespace " + NS, r.err().strip());
         String previous = System.getProperty("kubeconfig");
         System.setProperty("kubeconfig", dir.resolve("no-such-kubeconfig").toString());
         try {
