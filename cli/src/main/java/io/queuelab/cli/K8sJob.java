@@ -112,12 +112,31 @@ final class K8sJob {
         } catch (KubernetesClientException e) {
             client.close();
             throw new IllegalArgumentException("cannot reach the Kubernetes API at " + config.getMasterUrl() + ": "
-                    + Cli.oneLine(e), e);
+                    + unreachable(e), e);
         } catch (RuntimeException e) {
             client.close();
             throw e;
         }
         return new K8sJob(client, ns, name);
+    }
+
+    /**
+     * Why a request got no answer: the network's reason (fabric8's own message only names the request,
+     * and the JDK's connect failures often have none), or the API server's status.
+     */
+    static String unreachable(KubernetesClientException e) {
+        if (e.getCode() > 0) {
+            return Cli.oneLine(e);
+        }
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+            if (c instanceof java.net.SocketException || c instanceof java.net.UnknownHostException
+                    || c instanceof java.net.http.HttpTimeoutException || c instanceof javax.net.ssl.SSLException) {
+                String m = c.getMessage();
+                return c instanceof java.net.ConnectException && (m == null || m.isBlank()) ? "connection refused or no route"
+                        : c.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + Cli.oneLine(c));
+            }
+        }
+        return Cli.oneLine(e);
     }
 
     String jobName() {

@@ -275,7 +275,8 @@ class K8sSubmitTest {
                 {"k8s", "collect", "--name", "never", "--kubeconfig", kubeconfig.toString(), "--out", out.toString()},
         });
         CliTestSupport.Result r = CliTestSupport.run(concat(base, "--kubeconfig", unreachable.toString(), "--", "--backend", "noop", "--rate", "10"));
-        assertTrue(r.err().startsWith("queuelab: cannot reach the Kubernetes API at http://127.0.0.1:" + closed), r.err());
+        assertEquals("queuelab: cannot reach the Kubernetes API at http://127.0.0.1:" + closed + "/: connection refused or no route",
+                r.err().strip());
         r = CliTestSupport.run(concat(base, "--kubeconfig", kubeconfig.toString(), "--namespace", "nope", "--", "--backend", "noop", "--rate", "10"));
         assertTrue(r.err().startsWith("queuelab: namespace 'nope' does not exist"), r.err());
         r = CliTestSupport.run(concat(common, "--kubeconfig", kubeconfig.toString(), "--name", "Not_A_Label", "--",
