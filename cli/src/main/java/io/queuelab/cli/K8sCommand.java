@@ -183,11 +183,11 @@ public final class K8sCommand implements Callable<Integer> {
                 // planned end + drain timeout (+1 s, as scripts/distributed-run) + the margin
                 Instant deadline = start.plus(plan[0]).plus(plan[1]).plusSeconds(1).plus(margin);
                 k.writeStart(start, deadline);
-                k.create(k.load(manifests.resolve("3-generators.yaml")));
+                Job job = (Job) k.create(k.load(manifests.resolve("3-generators.yaml"))).get(0);
                 o.println("k8s: " + k.jobName() + ": " + nodes + " generators start at " + start + " (reference clock); "
                         + "deadline " + deadline + " (planned end + drain timeout + " + margin.toSeconds() + " s)");
                 o.flush();
-                return collect(k, k.job(), nodes, start, deadline, target, o, spec.commandLine().getErr());
+                return collect(k, job, nodes, start, deadline, target, o, spec.commandLine().getErr());
             }
         }
 

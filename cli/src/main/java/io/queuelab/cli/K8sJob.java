@@ -169,10 +169,13 @@ final class K8sJob {
         }
     }
 
-    void create(List<HasMetadata> objects) {
+    /** Creates the objects, as given: what the API server made of them, in order. */
+    List<HasMetadata> create(List<HasMetadata> objects) {
+        List<HasMetadata> created = new ArrayList<>();
         for (HasMetadata o : objects) {
-            client.resource(o).inNamespace(namespace).create();
+            created.add(client.resource(o).inNamespace(namespace).create());
         }
+        return created;
     }
 
     /** Waits until the clock reference's Deployment has a ready replica, at most {@code timeout}. */
@@ -238,15 +241,31 @@ final class K8sJob {
     Map<Integer, Outcome> await(int count, Instant startAt, Instant deadline, Duration poll, PrintWriter out)
             throws InterruptedException {
         Map<Integer, Outcome> ended = new TreeMap<>();
+        String lost = null;
         while (true) {
             Instant now = Instant.now();
             boolean late = !now.isBefore(deadline);
-            Map<Integer, Pod> pods = podsByIndex();
+            Map<Integer, Pod> pods;
+            try {
+                pods = podsByIndex();
+                lost = null;
+            } catch (KubernetesClientException e) {
+                // the API may come back before the deadline: the pods run on without it
+                if (lost == null) {
+                    out.println("k8s: no answer from the Kubernetes API at " + HMS.format(now) + " (" + unreachable(e)
+                            + "); asking again until the deadline " + HMS.format(deadline));
+                    out.flush();
+                }
+                lost = unreachable(e);
+                pods = null;
+            }
             for (int i = 0; i < count; i++) {
                 if (ended.containsKey(i)) {
                     continue;
                 }
-                Outcome o = outcome(i, pods.get(i), !now.isBefore(startAt), late ? deadline : null);
+                Outcome o = pods != null ? outcome(i, pods.get(i), !now.isBefore(startAt), late ? deadline : null)
+                        : late ? new Outcome(i, null, null, "pod " + i + ": no answer from the Kubernetes API at the deadline "
+                        + HMS.format(deadline) + " (" + lost + ")") : null;
                 if (o != null) {
                     ended.put(i, o);
                     out.println(o.succeeded() ? "pod " + i + " (" + o.pod() + ") succeeded" : o.cause()

@@ -257,6 +257,34 @@ class K8sSubmitTest {
     }
 
     @Test
+    void anApiServerLostDuringTheRunEndsTheCommandAtTheDeadlineNotAHang() throws Exception {
+        Path volume = Files.createDirectories(dir.resolve("volume"));
+        simulateCluster("lost", 2, i -> running());
+        Thread loss = new Thread(() -> {
+            try {
+                while (admin.pods().inNamespace(NS).list().getItems().size() < 2) {
+                    Thread.sleep(50);
+                }
+                server.destroy();
+            } catch (InterruptedException | RuntimeException e) {
+                // the test's assertions say what happened
+            }
+        }, "api-loss");
+        loss.setDaemon(true);
+        loss.start();
+        long t0 = System.nanoTime();
+        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(40),
+                () -> submit("lost", 2, dir.resolve("merged"), volume, "--margin", "1s"));
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertEquals(1, r.exitCode(), r.out() + r.err());
+        String err = r.err().strip();
+        assertFalse(err.contains("\n"), err);
+        assertTrue(err.contains("pod 0: no answer from the Kubernetes API at the deadline"), err);
+        assertTrue(r.out().contains("k8s: no answer from the Kubernetes API at "), r.out());
+        assertTrue(seconds < 20, "ended at the deadline, 4 s after the start: " + seconds);
+    }
+
+    @Test
     void noClusterOrNoNamespaceOrBadRunOptionsIsOneLineAndExit2AndCreatesNothing() throws Exception {
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
