@@ -61,7 +61,7 @@ final class K8sJob {
     final String namespace;
     final String name;
 
-    private K8sJob(KubernetesClient client, String namespace, String name) {
+    K8sJob(KubernetesClient client, String namespace, String name) {
         this.client = client;
         this.namespace = namespace;
         this.name = name;
@@ -425,6 +425,35 @@ final class K8sJob {
     }
 
     /**
+     * Copies {@code parent/entry} out of container {@code container} of pod {@code pod} into
+     * {@code target} (as {@code target/entry}): 'tar' there through exec, 'tar' here. Null when done,
+     * else why not. Bounded: 10 minutes for the transfer.
+     */
+    String copyOut(String pod, String container, String parent, String entry, Path target)
+            throws IOException, InterruptedException {
+        Files.createDirectories(target);
+        Process tar = new ProcessBuilder("tar", "-xf", "-", "-C", target.toString()).redirectErrorStream(true).start();
+        try (ExecWatch watch = client.pods().inNamespace(namespace).withName(pod).inContainer(container)
+                .writingOutput(tar.getOutputStream()).exec("tar", "-C", parent, "-cf", "-", entry)) {
+            Integer code = watch.exitCode().get(10, TimeUnit.MINUTES);
+            tar.getOutputStream().close();
+            String said = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            // no status (null): fabric8 may see the close before the status message; tar here then checks the
+            // archive is whole, and the run directory's manifest is checked after
+            if (!tar.waitFor(1, TimeUnit.MINUTES) || tar.exitValue() != 0 || code != null && code != 0) {
+                return "tar of " + parent + "/" + entry + " in " + pod + " exited " + code + ", tar here "
+                        + (tar.isAlive() ? "did not end" : "exited " + tar.exitValue()) + (said.isEmpty() ? "" : ": " + said);
+            }
+            return null;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+                 | KubernetesClientException e) {
+            return Cli.oneLine(e);
+        } finally {
+            tar.destroy();
+        }
+    }
+
+    /**
      * A pod made from the Job's own pod template (image, user, volume), that only sleeps, so that each
      * node's run directory can be read off the volume with tar through the API; deleted when done.
      */
@@ -454,24 +483,8 @@ final class K8sJob {
 
         /** Copies node {@code i}'s run directory into the target; null when done, else why not. */
         String fetch(int i) throws IOException, InterruptedException {
-            Process tar = new ProcessBuilder("tar", "-xf", "-", "-C", target.toString())
-                    .redirectErrorStream(true).start();
-            try (ExecWatch watch = client.pods().inNamespace(namespace).withName(pod).inContainer("fetch")
-                    .writingOutput(tar.getOutputStream()).exec("tar", "-C", nodes, "-cf", "-", "node-" + i)) {
-                Integer code = watch.exitCode().get(10, TimeUnit.MINUTES);
-                tar.getOutputStream().close();
-                String said = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-                if (!tar.waitFor(1, TimeUnit.MINUTES) || tar.exitValue() != 0 || code == null || code != 0) {
-                    return "pod " + i + "'s run directory could not be fetched from " + nodes + "/node-" + i
-                            + " (tar exit " + code + (said.isEmpty() ? "" : ": " + said) + ")";
-                }
-                return null;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
-                     | KubernetesClientException e) {
-                return "pod " + i + "'s run directory could not be fetched: " + Cli.oneLine(e);
-            } finally {
-                tar.destroy();
-            }
+            String why = copyOut(pod, "fetch", nodes, "node-" + i, target);
+            return why == null ? null : "pod " + i + "'s run directory could not be fetched: " + why;
         }
 
         @Override
