@@ -222,6 +222,15 @@ class K8sSubmitTest {
                 + "node 2 of 4 missing (pod 2 failed: OOMKilled, on worker-2)"), r.out());
         CliTestSupport.Result summary = CliTestSupport.run("summary", out.toString());
         assertTrue(summary.out().contains("pod 2 failed: OOMKilled"), summary.out());
+
+        // collect, later, finds the same pods and makes the same partial merge
+        Path again = dir.resolve("again");
+        CliTestSupport.Result c = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> CliTestSupport.run("k8s", "collect",
+                "--name", "r4", "--kubeconfig", kubeconfig.toString(), "--poll", "100ms", "--out", again.toString(),
+                "--from", volume.toString()));
+        assertEquals(3, c.exitCode(), c.out() + c.err());
+        assertEquals(merge.missing(), Manifest.read(again).merge().orElseThrow().missing());
+        assertEquals(Manifest.read(out).totals(), Manifest.read(again).totals());
     }
 
     @Test
