@@ -78,6 +78,10 @@ public final class K8sCommand implements Callable<Integer> {
                         + "and 'tar' through exec).")
         Path from;
 
+        @Option(names = "--fetch-timeout", hidden = true, converter = DurationConverter.class, defaultValue = "5m",
+                description = "How long the pod that reads the results volume may take to run.")
+        Duration fetchTimeout;
+
         @Option(names = "--poll", hidden = true, converter = DurationConverter.class, defaultValue = "2s",
                 description = "How often the pods are looked at.")
         Duration poll;
@@ -269,7 +273,8 @@ public final class K8sCommand implements Callable<Integer> {
                        PrintWriter err) throws IOException, InterruptedException {
         Map<Integer, K8sJob.Outcome> outcomes = k.await(count, start, deadline, target.poll, o);
         Map<Integer, Path> present = new TreeMap<>();
-        List<MergeInfo.MissingNode> missing = k.gather(outcomes, target.from, target.nodesDir(), job, present, o);
+        List<MergeInfo.MissingNode> missing = k.gather(outcomes, target.from, target.nodesDir(), job, target.fetchTimeout,
+                present, o);
         o.flush();
         if (present.isEmpty()) {
             String causes = String.join("; ", missing.stream().map(MergeInfo.MissingNode::cause).toList());

@@ -372,7 +372,7 @@ final class K8sJob {
      * causes: from {@code from} (the shared volume as mounted here, holding NAME.nodes/node-i) or, when it
      * is null, fetched into {@code nodesDir} through a pod that mounts the volume.
      */
-    List<MergeInfo.MissingNode> gather(Map<Integer, Outcome> outcomes, Path from, Path nodesDir, Job job,
+    List<MergeInfo.MissingNode> gather(Map<Integer, Outcome> outcomes, Path from, Path nodesDir, Job job, Duration fetchTimeout,
                                        Map<Integer, Path> present, PrintWriter out) throws IOException, InterruptedException {
         List<MergeInfo.MissingNode> missing = new ArrayList<>();
         Map<Integer, Outcome> succeeded = new LinkedHashMap<>();
@@ -384,6 +384,7 @@ final class K8sJob {
             }
         }
         Fetcher fetcher = null;
+        String noFetch = null;
         try {
             for (Outcome o : succeeded.values()) {
                 Path dir;
@@ -391,11 +392,13 @@ final class K8sJob {
                 if (from != null) {
                     dir = from.resolve(name + ".nodes").resolve("node-" + o.index());
                 } else {
-                    if (fetcher == null) {
+                    if (fetcher == null && noFetch == null) {
                         fetcher = new Fetcher(job, nodesDir);
+                        noFetch = fetcher.start(fetchTimeout);
                     }
                     dir = nodesDir.resolve("node-" + o.index());
-                    why = fetcher.fetch(o.index());
+                    why = noFetch != null ? "pod " + o.index() + "'s run directory could not be fetched: " + noFetch
+                            : fetcher.fetch(o.index());
                 }
                 if (why == null && !complete(dir)) {
                     why = "pod " + o.index() + " succeeded but left no complete run directory (" + dir + ")";
@@ -462,9 +465,16 @@ final class K8sJob {
         private final String nodes = "/results/" + name + ".nodes";
         private final Path target;
 
+        private final Job job;
+
         Fetcher(Job job, Path target) throws IOException {
+            this.job = job;
             this.target = target;
             Files.createDirectories(target);
+        }
+
+        /** Creates the pod (or takes the one a collect before left) and waits until it runs: null, else why not. */
+        String start(Duration timeout) {
             var template = job.getSpec().getTemplate().getSpec();
             var container = new ContainerBuilder(template.getContainers().get(0)).withName("fetch")
                     .withCommand("sleep", "3600").withArgs().withEnv()
@@ -477,8 +487,17 @@ final class K8sJob {
                     .withSpec(new PodSpecBuilder(template).withContainers(container).withTopologySpreadConstraints()
                             .withRestartPolicy("Never").withActiveDeadlineSeconds(3600L).build())
                     .build();
-            client.resource(fetch).create();
-            client.pods().inNamespace(namespace).withName(pod).waitUntilReady(5, TimeUnit.MINUTES);
+            try {
+                if (client.pods().inNamespace(namespace).withName(pod).get() == null) {
+                    client.resource(fetch).create();
+                }
+                client.pods().inNamespace(namespace).withName(pod).waitUntilReady(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                return null;
+            } catch (KubernetesClientException e) {
+                return "the pod " + pod + " that reads the results volume was not ready within " + timeout.toSeconds() + " s ("
+                        + (e instanceof io.fabric8.kubernetes.client.KubernetesClientTimeoutException ? "kubectl -n " + namespace
+                        + " describe pod " + pod : Cli.oneLine(e)) + ")";
+            }
         }
 
         /** Copies node {@code i}'s run directory into the target; null when done, else why not. */
@@ -489,7 +508,11 @@ final class K8sJob {
 
         @Override
         public void close() {
-            client.pods().inNamespace(namespace).withName(pod).delete();
+            try {
+                client.pods().inNamespace(namespace).withName(pod).delete();
+            } catch (KubernetesClientException e) {
+                // the pod ends itself within the hour (activeDeadlineSeconds); the merge goes on
+            }
         }
     }
 }

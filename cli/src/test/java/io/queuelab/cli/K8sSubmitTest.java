@@ -247,6 +247,29 @@ class K8sSubmitTest {
         assertFalse(Manifest.read(out).merge().orElseThrow().partial());
     }
 
+    /**
+     * Without --from the run directories are read off the volume by a pod made for it; one that never
+     * runs (no kubelet here) names every node's directory as not fetched, ends within its timeout, and
+     * is deleted.
+     */
+    @Test
+    void aFetchPodThatNeverRunsNamesTheNodesNotFetchedAndIsDeleted() throws Exception {
+        simulateCluster("nf2", 2, i -> succeeded());
+        Path out = dir.resolve("merged");
+        List<String> args = new ArrayList<>(List.of("k8s", "submit", "--name", "nf2", "--nodes", "2",
+                "--image", "registry.example/queuelab:1", "--kubeconfig", kubeconfig.toString(), "--start-in", "0",
+                "--poll", "100ms", "--clock-timeout", "20s", "--fetch-timeout", "1s", "--out", out.toString(), "--"));
+        args.addAll(RUN);
+        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(40), () -> CliTestSupport.run(args.toArray(String[]::new)));
+        assertEquals(1, r.exitCode(), r.out() + r.err());
+        assertEquals("queuelab: no node to merge: pod 0's run directory could not be fetched: the pod queuelab-nf2-fetch that "
+                + "reads the results volume was not ready within 1 s (kubectl -n load describe pod queuelab-nf2-fetch); "
+                + "pod 1's run directory could not be fetched: the pod queuelab-nf2-fetch that reads the results volume was "
+                + "not ready within 1 s (kubectl -n load describe pod queuelab-nf2-fetch) (kubectl -n load describe job "
+                + "queuelab-nf2)", r.err().strip());
+        assertEquals(null, admin.pods().inNamespace(NS).withName("queuelab-nf2-fetch").get(), "the fetch pod is deleted");
+    }
+
     @Test
     void aDeadlineThatPassesEndsTheCommandWithOneLineNotAHang() throws Exception {
         Path volume = Files.createDirectories(dir.resolve("volume"));
