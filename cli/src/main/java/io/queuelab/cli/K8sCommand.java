@@ -175,8 +175,13 @@ public final class K8sCommand implements Callable<Integer> {
             PrintWriter o = spec.commandLine().getOut();
             K8sJob k = K8sJob.connect(target.kubeconfig, target.namespace, target.name);
             try (var client = k.client) {
-                render(k.namespace, manifests);
-                k.checkAbsent();
+                try {
+                    render(k.namespace, manifests);
+                    k.checkAbsent();
+                } catch (RuntimeException e) {
+                    deleteTree(manifests); // nothing was created: a second try starts clean
+                    throw e;
+                }
                 k.create(k.load(manifests.resolve("1-results.yaml")));
                 k.create(k.load(manifests.resolve("2-clock.yaml")));
                 o.println("k8s: created the results volume and the clock reference " + k.clockName() + " in namespace "
@@ -290,6 +295,17 @@ public final class K8sCommand implements Callable<Integer> {
             return EXIT_PARTIAL;
         }
         return 0;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     /** The length of the load and the drain timeout of {@code runOptions}: refused here when 'run' would refuse them. */

@@ -154,9 +154,11 @@ final class K8sJob {
     /** Refuses a run whose objects are already there: nothing is created then. */
     void checkAbsent() {
         if (client.batch().v1().jobs().inNamespace(namespace).withName(jobName()).get() != null
-                || client.configMaps().inNamespace(namespace).withName(startConfigMap()).get() != null) {
+                || client.configMaps().inNamespace(namespace).withName(startConfigMap()).get() != null
+                || client.apps().deployments().inNamespace(namespace).withName(clockName()).get() != null
+                || client.persistentVolumeClaims().inNamespace(namespace).withName(jobName() + "-results").get() != null) {
             throw new IllegalArgumentException("the run '" + name + "' already exists in namespace " + namespace
-                    + " (Job " + jobName() + " or ConfigMap " + startConfigMap() + "): choose another --name, or delete it "
+                    + " (its Job, start ConfigMap, clock or results volume): choose another --name, or delete it "
                     + "(kubectl -n " + namespace + " delete job,configmap,deployment,service,pvc -l app.kubernetes.io/instance="
                     + name + ")");
         }

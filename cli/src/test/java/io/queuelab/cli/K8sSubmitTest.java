@@ -361,6 +361,15 @@ class K8sSubmitTest {
         r = CliTestSupport.run(concat(base, "--verbose", "--kubeconfig", unreachable.toString(), "--", "--backend", "noop", "--rate", "10"));
         assertEquals(2, r.exitCode());
         assertTrue(r.err().contains("\tat io.fabric8"), "--verbose adds the stack trace: " + r.err());
+        // a run whose objects are there already (a submit before that stopped at the clock, say)
+        admin.resource(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder().withNewMetadata()
+                .withName("queuelab-bad-results").withNamespace(NS).endMetadata().build()).create();
+        r = CliTestSupport.run(concat(base, "--kubeconfig", kubeconfig.toString(), "--", "--backend", "noop", "--rate", "10"));
+        assertEquals(2, r.exitCode(), r.err());
+        assertTrue(r.err().startsWith("queuelab: the run 'bad' already exists in namespace load (its Job, start ConfigMap, "
+                + "clock or results volume): choose another --name, or delete it"), r.err());
+        assertFalse(Files.exists(dir.resolve("merged.k8s")), "the manifests rendered for the refused run are removed");
+        admin.persistentVolumeClaims().inNamespace(NS).withName("queuelab-bad-results").delete();
         assertTrue(admin.batch().v1().jobs().inAnyNamespace().list().getItems().isEmpty());
         assertTrue(admin.persistentVolumeClaims().inAnyNamespace().list().getItems().isEmpty());
         assertFalse(Files.exists(out));
