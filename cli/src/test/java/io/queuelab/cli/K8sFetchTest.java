@@ -64,16 +64,27 @@ class K8sFetchTest {
         return new WebSocketMessage(0L, message, true, true);
     }
 
-    @Test
-    void aRunDirectoryComesThroughExecByteForByte() throws Exception {
-        Path volume = Files.createDirectories(dir.resolve("volume/f.nodes/node-1"));
-        byte[] log = new byte[300_000];
-        new Random(1).nextBytes(log);
-        Files.write(volume.resolve("requests.qlog"), log);
-        Files.writeString(volume.resolve("manifest.json"), "{\"complete\": true}\n");
-        Process tar = new ProcessBuilder("tar", "-C", dir.resolve("volume/f.nodes").toString(), "-cf", "-", "node-1").start();
+    private static byte[] randomBytes(int n, long seed) {
+        byte[] bytes = new byte[n];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+
+    /** What 'tar -C /results/f.nodes -cf - node-1' writes in the pod, node-1 holding this log and a manifest. */
+    private byte[] tarOfNode1(byte[] log) throws Exception {
+        Path node = Files.createDirectories(dir.resolve("volume/f.nodes/node-1"));
+        Files.write(node.resolve("requests.qlog"), log);
+        Files.writeString(node.resolve("manifest.json"), "{\"complete\": true}\n");
+        Process tar = new ProcessBuilder("tar", "-C", node.getParent().toString(), "-cf", "-", "node-1").start();
         byte[] bytes = tar.getInputStream().readAllBytes();
         assertEquals(0, tar.waitFor());
+        return bytes;
+    }
+
+    @Test
+    void aRunDirectoryComesThroughExecByteForByte() throws Exception {
+        byte[] log = randomBytes(300_000, 1);
+        byte[] bytes = tarOfNode1(log);
         server.expect().withPath(EXEC).andUpgradeToWebSocket().open(stdout(bytes), new StatusStreamMessage(0)).done().once();
 
         Path target = dir.resolve("merged.nodes");
@@ -85,20 +96,14 @@ class K8sFetchTest {
 
     /**
      * A transfer cut short (the connection lost while tar ran, say): the archive that arrives is truncated,
-     * and the node is named, not taken for a run directory, even when the pod's tar says 0. (A non-zero exit status of the tar in the
-     * pod is named too, but the mock server delivers it before the close only most of the time: in
+     * and the node is named, not taken for a run directory, even when the pod's tar says 0. (A
+     * non-zero exit status of the tar in the pod is named too, but the mock server delivers it before the close only most of the time: in
      * about 1 of 6 tries fabric8 reports no status, which copyOut leaves to tar here and to the manifest
      * check that follows; so it is not asserted here.)
      */
     @Test
     void aTruncatedArchiveIsNamedNotTakenForARunDirectory() throws Exception {
-        Path volume = Files.createDirectories(dir.resolve("volume/f.nodes/node-1"));
-        byte[] log = new byte[100_000];
-        new Random(2).nextBytes(log);
-        Files.write(volume.resolve("requests.qlog"), log);
-        Process tar = new ProcessBuilder("tar", "-C", dir.resolve("volume/f.nodes").toString(), "-cf", "-", "node-1").start();
-        byte[] bytes = tar.getInputStream().readAllBytes();
-        assertEquals(0, tar.waitFor());
+        byte[] bytes = tarOfNode1(randomBytes(100_000, 2));
         byte[] cut = java.util.Arrays.copyOf(bytes, 50_000);
         server.expect().withPath(EXEC).andUpgradeToWebSocket().open(stdout(cut), new StatusStreamMessage(0)).done().once();
         String why = new K8sJob(client, "load", "f").copyOut("queuelab-f-fetch", "fetch", "/results/f.nodes", "node-1",

@@ -164,10 +164,14 @@ class K8sSubmitTest {
                 .withNewState().withNewRunning().endRunning().endState().endContainerStatus().endStatus();
     }
 
+    /** k8s submit of the test's run options; {@code volume} null: no --from. */
     private CliTestSupport.Result submit(String name, int nodes, Path out, Path volume, String... more) {
         List<String> args = new ArrayList<>(List.of("k8s", "submit", "--name", name, "--nodes", String.valueOf(nodes),
                 "--image", "registry.example/queuelab:1", "--kubeconfig", kubeconfig.toString(), "--start-in", "0",
-                "--poll", "100ms", "--clock-timeout", "20s", "--out", out.toString(), "--from", volume.toString()));
+                "--poll", "100ms", "--clock-timeout", "20s", "--out", out.toString()));
+        if (volume != null) {
+            args.addAll(List.of("--from", volume.toString()));
+        }
         args.addAll(List.of(more));
         args.add("--");
         args.addAll(RUN);
@@ -256,11 +260,8 @@ class K8sSubmitTest {
     void aFetchPodThatNeverRunsNamesTheNodesNotFetchedAndIsDeleted() throws Exception {
         simulateCluster("nf2", 2, i -> succeeded());
         Path out = dir.resolve("merged");
-        List<String> args = new ArrayList<>(List.of("k8s", "submit", "--name", "nf2", "--nodes", "2",
-                "--image", "registry.example/queuelab:1", "--kubeconfig", kubeconfig.toString(), "--start-in", "0",
-                "--poll", "100ms", "--clock-timeout", "20s", "--fetch-timeout", "1s", "--out", out.toString(), "--"));
-        args.addAll(RUN);
-        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(40), () -> CliTestSupport.run(args.toArray(String[]::new)));
+        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(40),
+                () -> submit("nf2", 2, out, null, "--fetch-timeout", "1s"));
         assertEquals(1, r.exitCode(), r.out() + r.err());
         assertEquals("queuelab: no node to merge: pod 0's run directory could not be fetched: the pod queuelab-nf2-fetch that "
                 + "reads the results volume was not ready within 1 s (kubectl -n load describe pod queuelab-nf2-fetch); "
@@ -270,21 +271,27 @@ class K8sSubmitTest {
         assertEquals(null, admin.pods().inNamespace(NS).withName("queuelab-nf2-fetch").get(), "the fetch pod is deleted");
     }
 
-    @Test
-    void aDeadlineThatPassesEndsTheCommandWithOneLineNotAHang() throws Exception {
-        Path volume = Files.createDirectories(dir.resolve("volume"));
-        simulateCluster("late", 2, i -> running());
+    /** Submits run {@code name} with a 1 s margin: exit 1 at its deadline, 4 s after the start; the one line it says. */
+    private String endsAtTheDeadlineInOneLine(String name, Path volume) {
         long t0 = System.nanoTime();
-        // 1 s of load + 1 s drain + 1 s + a 1 s margin: the deadline is 4 s after the start
         CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(40),
-                () -> submit("late", 2, dir.resolve("merged"), volume, "--margin", "1s"));
+                () -> submit(name, 2, dir.resolve("merged"), volume, "--margin", "1s"));
         double seconds = (System.nanoTime() - t0) / 1e9;
         assertEquals(1, r.exitCode(), r.out() + r.err());
         String err = r.err().strip();
         assertFalse(err.contains("\n"), err);
+        assertTrue(seconds >= 3.5 && seconds < 20, "ended at the deadline, 4 s after the start: " + seconds);
+        return err;
+    }
+
+    @Test
+    void aDeadlineThatPassesEndsTheCommandWithOneLineNotAHang() throws Exception {
+        Path volume = Files.createDirectories(dir.resolve("volume"));
+        simulateCluster("late", 2, i -> running());
+        // 1 s of load + 1 s drain + 1 s + a 1 s margin: the deadline is 4 s after the start
+        String err = endsAtTheDeadlineInOneLine("late", volume);
         assertTrue(err.startsWith("queuelab: deadline ") && err.contains(" passed with no node to merge: pod 0 still running "
                 + "at the deadline"), err);
-        assertTrue(seconds >= 3.5 && seconds < 20, "ended at the deadline, 4 s after the start: " + seconds);
         assertFalse(Files.exists(dir.resolve("merged")));
     }
 
@@ -304,16 +311,8 @@ class K8sSubmitTest {
         }, "api-loss");
         loss.setDaemon(true);
         loss.start();
-        long t0 = System.nanoTime();
-        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(40),
-                () -> submit("lost", 2, dir.resolve("merged"), volume, "--margin", "1s"));
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        assertEquals(1, r.exitCode(), r.out() + r.err());
-        String err = r.err().strip();
-        assertFalse(err.contains("\n"), err);
+        String err = endsAtTheDeadlineInOneLine("lost", volume);
         assertTrue(err.contains("pod 0: no answer from the Kubernetes API at the deadline"), err);
-        assertTrue(r.out().contains("k8s: no answer from the Kubernetes API at "), r.out());
-        assertTrue(seconds < 20, "ended at the deadline, 4 s after the start: " + seconds);
     }
 
     @Test
