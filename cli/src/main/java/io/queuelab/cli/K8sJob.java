@@ -317,8 +317,9 @@ final class K8sJob {
         ContainerStatus container = pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
                 || pod.getStatus().getContainerStatuses().isEmpty() ? null : pod.getStatus().getContainerStatuses().get(0);
         ContainerState state = container == null ? null : container.getState();
-        if ("Succeeded".equals(phase)) {
-            return new Outcome(i, podName, host, null);
+        if ("Succeeded".equals(phase) || state != null && state.getTerminated() != null
+                && Integer.valueOf(0).equals(state.getTerminated().getExitCode()) && !"Failed".equals(phase)) {
+            return new Outcome(i, podName, host, null); // the container's exit 0 can come before the pod's phase
         }
         if ("Failed".equals(phase) || state != null && state.getTerminated() != null) {
             return new Outcome(i, podName, host, "pod " + i + " failed: " + failure(pod, state));
