@@ -24,7 +24,7 @@ public final class Cli {
                 ex.printStackTrace(commandLine.getErr());
             }
             commandLine.getErr().flush();
-            return EXIT_BAD_INPUT;
+            return ex instanceof Failure failure ? failure.exitCode : EXIT_BAD_INPUT;
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
@@ -33,6 +33,16 @@ public final class Cli {
             return EXIT_BAD_INPUT;
         });
         return cl;
+    }
+
+    /** A failure that is not bad input: one line, and an exit code of its own (k8s submit's 1, say). */
+    static final class Failure extends RuntimeException {
+        final int exitCode;
+
+        Failure(int exitCode, String message) {
+            super(message);
+            this.exitCode = exitCode;
+        }
     }
 
     /** The one-line message of a failure: its own message, or its type when it has none. */

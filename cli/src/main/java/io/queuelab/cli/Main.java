@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 ExportCommand.class,
                 FitCommand.class,
+                K8sCommand.class,
                 LoadCommand.class,
                 MergeCommand.class,
                 QosIngestCommand.class,

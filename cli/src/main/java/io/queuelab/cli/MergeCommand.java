@@ -47,7 +47,15 @@ public final class MergeCommand implements Callable<Integer> {
             absent.add(missingNode(m));
         }
         RunMerge.Result r = RunMerge.merge(runs, absent, out);
-        PrintWriter o = spec.commandLine().getOut();
+        report(spec.commandLine().getOut(), r);
+        return 0;
+    }
+
+    /**
+     * What a merge prints: the nodes and records, the partial line, the clock, the skew, the verdict and
+     * the telemetry; a merge from damaged node logs then fails in one line. {@code k8s collect} too.
+     */
+    static void report(PrintWriter o, RunMerge.Result r) throws java.io.IOException {
         o.printf("merged %d nodes into %s: %d requests%n", r.nodes(), r.directory(), r.records());
         MergeInfo info = r.directory().manifest().merge().orElseThrow();
         if (info.partial()) {
@@ -70,7 +78,6 @@ public final class MergeCommand implements Callable<Integer> {
             throw new IllegalStateException("merged " + r.directory() + " from damaged node logs, and left it marked incomplete: "
                     + String.join("; ", r.damage()));
         }
-        return 0;
     }
 
     /** {@code INDEX[@HOST]=CAUSE}, as the launcher writes it. */
