@@ -1,6 +1,7 @@
 package io.queuelab.jdbc.qos;
 
 import io.queuelab.jdbc.JdbcTarget;
+import io.queuelab.jdbc.LoadStop;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -30,9 +31,17 @@ public final class QosLoader {
     }
 
     private final JdbcTarget target;
+    private final LoadStop stop;
+    private long sentRows;
 
     public QosLoader(JdbcTarget target) {
+        this(target, new LoadStop());
+    }
+
+    /** A loader that ends with {@link LoadStop.Interrupted} soon after {@code stop} is requested. */
+    public QosLoader(JdbcTarget target, LoadStop stop) {
         this.target = target;
+        this.stop = stop;
     }
 
     /** Loads {@code dataSet} into schema {@code schema}'s tables {@code qos<n>_...}. */
@@ -40,13 +49,16 @@ public final class QosLoader {
         String scratch = QosSchema.READ_BASE + schema.number() + "__loading_";
         String prefix = schema.prefix(QosSchema.READ_BASE);
         long started = System.nanoTime();
+        sentRows = 0;
         try (Connection c = target.connectForLoading(); Statement s = c.createStatement()) {
+            stop.running(s);
             try {
                 dropAll(s, schema, scratch);
                 for (String create : schema.createSql(scratch)) {
                     s.execute(create);
                 }
                 long rows = fill(s, schema, scratch, dataSet);
+                stop.check(""); // the last point of return: after it the schema's tables are replaced as a whole
                 s.execute(String.format(Locale.ROOT, "ALTER TABLE %s COMMENT='queuelab seed 000 read data set: schema %d, scale %s, seed %d, %d runs, %d rows'",
                         schema.results(scratch), schema.number(), dataSet.scale(), dataSet.seed(), dataSet.runs().size(), rows));
                 dropAll(s, schema, prefix);
@@ -69,7 +81,15 @@ public final class QosLoader {
                 } catch (SQLException ignored) {
                     // the connection may be gone; the next load drops the scratch tables first
                 }
+                if (stop.requested()) {
+                    // a cancelled statement fails with the server's "interrupted": what counts is what is left
+                    throw new LoadStop.Interrupted(String.format(Locale.ROOT, "schema %d: %,d of %,d result rows had been sent"
+                            + " into its scratch tables (%s*), which are dropped; nothing of it was loaded: its tables are as"
+                            + " they were before the load", schema.number(), sentRows, dataSet.totalRows(), scratch));
+                }
                 throw e;
+            } finally {
+                stop.running(null);
             }
         }
     }
@@ -102,7 +122,7 @@ public final class QosLoader {
         }
     }
 
-    private static long fill(Statement s, QosSchema schema, String prefix, QosReadDataSet dataSet) throws SQLException {
+    private long fill(Statement s, QosSchema schema, String prefix, QosReadDataSet dataSet) throws SQLException {
         Batch results = new Batch(s, "INSERT INTO " + schema.results(prefix) + " (" + resultHead(schema) + ") VALUES ");
         Batch secondary = schema == QosSchema.THREE ? new Batch(s, "INSERT INTO " + schema.secondary(prefix)
                 + " (result_id, measurement_id, " + String.join(", ", QosColumns.SECONDARY) + ") VALUES ") : null;
@@ -111,6 +131,8 @@ public final class QosLoader {
         int mainCount = QosColumns.MAIN.size();
         long resultId = 0;
         for (QosReadDataSet.Run run : dataSet.runs()) {
+            stop.check("");
+            sentRows = resultId - results.rows; // the rows still in the batch have not been sent
             QosReadDataSet.RunRows rows = dataSet.rows(run);
             long[] id = rows.id();
             if (measurements != null) {
