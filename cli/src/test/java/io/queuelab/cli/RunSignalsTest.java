@@ -29,13 +29,19 @@ class RunSignalsTest {
     Path dir;
 
     private Process start(Path out, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("run", "--report-interval", "0", "--out", out.toString()));
+        args.addAll(List.of(extra));
+        return queuelab(args);
+    }
+
+    /** A real queuelab process, its console in console.txt. */
+    private Process queuelab(List<String> args) throws Exception {
         // env resets the signals to their defaults: a test run under nohup (or a CI that ignores SIGHUP) would
         // otherwise hand the run an ignored SIGHUP, which the JVM then leaves ignored; env execs java (same pid)
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
-                "--report-interval", "0", "--out", out.toString()));
-        command.addAll(List.of(extra));
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(args);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
     }
 
@@ -308,5 +314,44 @@ class RunSignalsTest {
         assertEquals(0, report.exitCode(), report.err());
         assertTrue(report.out().startsWith("WARNING: run " + out + " is incomplete"), report.out());
         assertTrue(Files.readString(dir.resolve("killed.html")).contains("<svg"), "the report has its charts");
+    }
+
+    /**
+     * Ctrl-C to a real {@code queuelab load} while it fills the relation on its embedded MariaDB.
+     * Before: the JVM's own handling stopped the server under the load, which ended with
+     * "Communications link failure The last packet successfully received from the server was ...".
+     */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void ctrlCDuringALoadEndsWithOneLineSayingWhatWasLoaded() throws Exception {
+        Path embedded = dir.resolve("db");
+        Process p = queuelab(List.of("load", "--tuples", "10000000", "--embedded-dir", embedded.toString()));
+        Path scratch = embedded.resolve("data").resolve("queuelab").resolve("wisc__loading.ibd");
+        try {
+            long deadline = System.nanoTime() + 150_000_000_000L;
+            while (!(Files.exists(scratch) && Files.size(scratch) > 40_000_000) && System.nanoTime() < deadline) {
+                assertTrue(p.isAlive(), Files.readString(dir.resolve("console.txt")));
+                Thread.sleep(100);
+            }
+            assertTrue(Files.exists(scratch) && Files.size(scratch) > 40_000_000, "the load is filling its scratch table");
+            signal(p, "INT");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the load ended after the signal");
+            String console = Files.readString(dir.resolve("console.txt"));
+            assertEquals(130, p.exitValue(), console);
+            List<String> lines = console.lines().toList();
+            String last = lines.get(lines.size() - 1);
+            assertTrue(last.matches("queuelab: load interrupted by SIGINT after [0-9.]+ s: [0-9,]+ of 10,000,000 tuples had been "
+                    + "sent into the scratch table wisc__loading, which is dropped; nothing was loaded: the table wisc is as it "
+                    + "was before the load"), console);
+            long sent = Long.parseLong(last.replaceAll(".*s: ([0-9,]+) of .*", "$1").replace(",", ""));
+            assertTrue(sent > 0 && sent < 10_000_000, console);
+            assertFalse(console.contains("Communications link failure"), console);
+            assertFalse(console.contains("Exception"), console);
+            assertFalse(Files.exists(scratch), "the scratch table is dropped");
+            assertFalse(Files.exists(scratch.resolveSibling("wisc.ibd")), "no relation under its name");
+            assertEquals(List.of(), servers(embedded), "the embedded server is stopped before queuelab exits");
+        } finally {
+            p.destroyForcibly();
+        }
     }
 }
