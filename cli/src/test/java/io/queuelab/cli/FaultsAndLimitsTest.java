@@ -98,7 +98,7 @@ class FaultsAndLimitsTest {
 
     /** Before: a sweep counted a run that measured nothing as finished ("sweep of 2 runs", summary silent). */
     @Test
-    void aSweepDoesNotCountARunThatMeasuredNothingAsFinished() {
+    void aSweepDoesNotCountARunThatMeasuredNothingAsFinished() throws IOException {
         Path sweep = dir.resolve("sw");
         CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "0.001,200", "--duration", "1s",
                 "--warmup", "0s", "--report-interval", "0", "--out", sweep.toString());
@@ -108,6 +108,11 @@ class FaultsAndLimitsTest {
         String summary = CliTestSupport.run("summary", sweep.toString()).out();
         assertTrue(summary.startsWith("WARNING: sweep " + sweep + ": 1 finished run (rate-200); rate-0.001 measured no request"),
                 summary);
+        Path html = dir.resolve("sw.html");
+        assertEquals(0, CliTestSupport.run("report", sweep.toString(), "--out", html.toString()).exitCode());
+        String report = Files.readString(html);
+        assertFalse(report.contains("NaN"), "the report of the sweep labelled the empty run 'open NaN/s'");
+        assertTrue(report.contains("open, no request measured"), "the empty run's label");
     }
 
     /** Before: the header error echoed the file's raw control bytes (a terminal escape here) and all 3,000 characters of it. */
