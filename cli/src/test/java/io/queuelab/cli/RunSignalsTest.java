@@ -325,31 +325,57 @@ class RunSignalsTest {
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void ctrlCDuringALoadEndsWithOneLineSayingWhatWasLoaded() throws Exception {
         Path embedded = dir.resolve("db");
-        Process p = queuelab(List.of("load", "--tuples", "10000000", "--embedded-dir", embedded.toString()));
         Path scratch = embedded.resolve("data").resolve("queuelab").resolve("wisc__loading.ibd");
+        String last = interruptWhileFilling(List.of("load", "--tuples", "10000000", "--embedded-dir", embedded.toString()),
+                embedded, scratch, 40_000_000);
+        assertTrue(last.matches("queuelab: load interrupted by SIGINT after [0-9.]+ s: [0-9,]+ of 10,000,000 tuples had been "
+                + "sent into the scratch table wisc__loading, which is dropped; nothing was loaded: the table wisc is as it "
+                + "was before the load"), last);
+        long sent = Long.parseLong(last.replaceAll(".*s: ([0-9,]+) of .*", "$1").replace(",", ""));
+        assertTrue(sent > 0 && sent < 10_000_000, last);
+        assertFalse(Files.exists(scratch.resolveSibling("wisc.ibd")), "no relation under its name");
+    }
+
+    /** The same for seed 000's data set ({@code --relation qos}), whose tables fill by INSERTs. */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void ctrlCDuringAQosLoadEndsWithOneLineSayingWhatWasLoaded() throws Exception {
+        Path embedded = dir.resolve("db");
+        Path scratch = embedded.resolve("data").resolve("queuelab").resolve("qos1__loading_results.ibd");
+        String last = interruptWhileFilling(List.of("load", "--relation", "qos", "--schema", "1", "--scale", "1",
+                "--embedded-dir", embedded.toString()), embedded, scratch, 20_000_000);
+        assertTrue(last.matches("queuelab: load interrupted by SIGINT after [0-9.]+ s: schema 1: [0-9,]+ of 2,032,000 result "
+                + "rows had been sent into its scratch tables \\(qos1__loading_\\*\\), which are dropped; nothing of it was "
+                + "loaded: its tables are as they were before the load"), last);
+        long sent = Long.parseLong(last.replaceAll(".*schema 1: ([0-9,]+) of .*", "$1").replace(",", ""));
+        assertTrue(sent > 0 && sent < 2_032_000, last);
+        assertFalse(Files.exists(scratch.resolveSibling("qos1_results.ibd")), "no table under its name");
+    }
+
+    /**
+     * Starts the load, sends SIGINT once {@code scratch} holds {@code bytes}, and checks what every
+     * interrupted load leaves: exit 130, the scratch table dropped, no server, no stack trace and no
+     * "Communications link failure". Returns the console's last line.
+     */
+    private String interruptWhileFilling(List<String> load, Path embedded, Path scratch, long bytes) throws Exception {
+        Process p = queuelab(load);
         try {
             long deadline = System.nanoTime() + 150_000_000_000L;
-            while (!(Files.exists(scratch) && Files.size(scratch) > 40_000_000) && System.nanoTime() < deadline) {
+            while (!(Files.exists(scratch) && Files.size(scratch) > bytes) && System.nanoTime() < deadline) {
                 assertTrue(p.isAlive(), Files.readString(dir.resolve("console.txt")));
                 Thread.sleep(100);
             }
-            assertTrue(Files.exists(scratch) && Files.size(scratch) > 40_000_000, "the load is filling its scratch table");
+            assertTrue(Files.exists(scratch) && Files.size(scratch) > bytes, "the load is filling its scratch table");
             signal(p, "INT");
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the load ended after the signal");
             String console = Files.readString(dir.resolve("console.txt"));
             assertEquals(130, p.exitValue(), console);
-            List<String> lines = console.lines().toList();
-            String last = lines.get(lines.size() - 1);
-            assertTrue(last.matches("queuelab: load interrupted by SIGINT after [0-9.]+ s: [0-9,]+ of 10,000,000 tuples had been "
-                    + "sent into the scratch table wisc__loading, which is dropped; nothing was loaded: the table wisc is as it "
-                    + "was before the load"), console);
-            long sent = Long.parseLong(last.replaceAll(".*s: ([0-9,]+) of .*", "$1").replace(",", ""));
-            assertTrue(sent > 0 && sent < 10_000_000, console);
             assertFalse(console.contains("Communications link failure"), console);
             assertFalse(console.contains("Exception"), console);
             assertFalse(Files.exists(scratch), "the scratch table is dropped");
-            assertFalse(Files.exists(scratch.resolveSibling("wisc.ibd")), "no relation under its name");
             assertEquals(List.of(), servers(embedded), "the embedded server is stopped before queuelab exits");
+            List<String> lines = console.lines().toList();
+            return lines.get(lines.size() - 1);
         } finally {
             p.destroyForcibly();
         }

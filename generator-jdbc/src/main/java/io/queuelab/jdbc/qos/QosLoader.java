@@ -32,7 +32,7 @@ public final class QosLoader {
 
     private final JdbcTarget target;
     private final LoadStop stop;
-    private long sentRows;
+    private Batch results; // the results table's batch of the load under way: its rows sent so far
 
     public QosLoader(JdbcTarget target) {
         this(target, new LoadStop());
@@ -49,7 +49,7 @@ public final class QosLoader {
         String scratch = QosSchema.READ_BASE + schema.number() + "__loading_";
         String prefix = schema.prefix(QosSchema.READ_BASE);
         long started = System.nanoTime();
-        sentRows = 0;
+        results = null;
         try (Connection c = target.connectForLoading(); Statement s = c.createStatement()) {
             stop.running(s);
             try {
@@ -85,7 +85,7 @@ public final class QosLoader {
                     // a cancelled statement fails with the server's "interrupted": what counts is what is left
                     throw new LoadStop.Interrupted(String.format(Locale.ROOT, "schema %d: %,d of %,d result rows had been sent"
                             + " into its scratch tables (%s*), which are dropped; nothing of it was loaded: its tables are as"
-                            + " they were before the load", schema.number(), sentRows, dataSet.totalRows(), scratch));
+                            + " they were before the load", schema.number(), results == null ? 0 : results.sent, dataSet.totalRows(), scratch));
                 }
                 throw e;
             } finally {
@@ -123,7 +123,7 @@ public final class QosLoader {
     }
 
     private long fill(Statement s, QosSchema schema, String prefix, QosReadDataSet dataSet) throws SQLException {
-        Batch results = new Batch(s, "INSERT INTO " + schema.results(prefix) + " (" + resultHead(schema) + ") VALUES ");
+        results = new Batch(s, "INSERT INTO " + schema.results(prefix) + " (" + resultHead(schema) + ") VALUES ");
         Batch secondary = schema == QosSchema.THREE ? new Batch(s, "INSERT INTO " + schema.secondary(prefix)
                 + " (result_id, measurement_id, " + String.join(", ", QosColumns.SECONDARY) + ") VALUES ") : null;
         Batch measurements = schema == QosSchema.ONE ? null : new Batch(s, "INSERT INTO " + schema.measurements(prefix)
@@ -132,7 +132,6 @@ public final class QosLoader {
         long resultId = 0;
         for (QosReadDataSet.Run run : dataSet.runs()) {
             stop.check("");
-            sentRows = resultId - results.rows; // the rows still in the batch have not been sent
             QosReadDataSet.RunRows rows = dataSet.rows(run);
             long[] id = rows.id();
             if (measurements != null) {
@@ -186,6 +185,7 @@ public final class QosLoader {
         private final String head;
         private final StringBuilder sql = new StringBuilder(ROWS_PER_INSERT * 400);
         private int rows;
+        private long sent; // rows sent to the server, the INSERT under way included
 
         Batch(Statement statement, String head) {
             this.statement = statement;
@@ -211,6 +211,7 @@ public final class QosLoader {
 
         void flush() throws SQLException {
             if (rows > 0) {
+                sent += rows;
                 statement.executeUpdate(sql.toString());
                 sql.setLength(0);
                 rows = 0;
