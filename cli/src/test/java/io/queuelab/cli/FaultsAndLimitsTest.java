@@ -100,9 +100,7 @@ class FaultsAndLimitsTest {
     @Test
     void aSweepDoesNotCountARunThatMeasuredNothingAsFinished() throws IOException {
         Path sweep = dir.resolve("sw");
-        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "0.001,200", "--duration", "1s",
-                "--warmup", "0s", "--report-interval", "0", "--out", sweep.toString());
-        assertEquals(0, r.exitCode(), r.err());
+        CliTestSupport.Result r = noopSweep(sweep, "0.001,200");
         assertTrue(r.out().contains("sweep of 2 runs in " + sweep + ": 1 finished; rate-0.001 measured no request (see its verdict)"),
                 r.out());
         String summary = CliTestSupport.run("summary", sweep.toString()).out();
@@ -244,6 +242,14 @@ class FaultsAndLimitsTest {
         return run;
     }
 
+    /** A sweep of 1 s noop runs at the rates, which must succeed. */
+    private static CliTestSupport.Result noopSweep(Path sweep, String rates) {
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", rates, "--duration", "1s",
+                "--warmup", "0s", "--report-interval", "0", "--out", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        return r;
+    }
+
     private Path noopRun(String name) {
         Path run = dir.resolve(name);
         CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "200", "--duration", "1s",
@@ -320,9 +326,7 @@ class FaultsAndLimitsTest {
     @Test
     void aKilledSweepIsSummarisedFromWhatIsOnDisk() throws IOException {
         Path sweep = dir.resolve("sweep");
-        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "50,100", "--duration", "1s",
-                "--warmup", "0s", "--report-interval", "0", "--out", sweep.toString());
-        assertEquals(0, r.exitCode(), r.err());
+        CliTestSupport.Result r = noopSweep(sweep, "50,100");
         // as a kill in the second run leaves it: sweep.json lists the first run only and is not complete
         ObjectMapper json = new ObjectMapper();
         ObjectNode manifest = (ObjectNode) json.readTree(sweep.resolve("sweep.json").toFile());

@@ -326,13 +326,10 @@ class RunSignalsTest {
     void ctrlCDuringALoadEndsWithOneLineSayingWhatWasLoaded() throws Exception {
         Path embedded = dir.resolve("db");
         Path scratch = embedded.resolve("data").resolve("queuelab").resolve("wisc__loading.ibd");
-        String last = interruptWhileFilling(List.of("load", "--tuples", "10000000", "--embedded-dir", embedded.toString()),
-                embedded, scratch, 40_000_000);
-        assertTrue(last.matches("queuelab: load interrupted by SIGINT after [0-9.]+ s: [0-9,]+ of 10,000,000 tuples had been "
-                + "sent into the scratch table wisc__loading, which is dropped; nothing was loaded: the table wisc is as it "
-                + "was before the load"), last);
-        long sent = Long.parseLong(last.replaceAll(".*s: ([0-9,]+) of .*", "$1").replace(",", ""));
-        assertTrue(sent > 0 && sent < 10_000_000, last);
+        interruptWhileFilling(List.of("load", "--tuples", "10000000", "--embedded-dir", embedded.toString()), embedded, scratch,
+                40_000_000, "queuelab: load interrupted by SIGINT after [0-9.]+ s: ([0-9,]+) of 10,000,000 tuples had been sent "
+                        + "into the scratch table wisc__loading, which is dropped; nothing was loaded: the table wisc is as it was "
+                        + "before the load", 10_000_000);
         assertFalse(Files.exists(scratch.resolveSibling("wisc.ibd")), "no relation under its name");
     }
 
@@ -342,22 +339,21 @@ class RunSignalsTest {
     void ctrlCDuringAQosLoadEndsWithOneLineSayingWhatWasLoaded() throws Exception {
         Path embedded = dir.resolve("db");
         Path scratch = embedded.resolve("data").resolve("queuelab").resolve("qos1__loading_results.ibd");
-        String last = interruptWhileFilling(List.of("load", "--relation", "qos", "--schema", "1", "--scale", "1",
-                "--embedded-dir", embedded.toString()), embedded, scratch, 20_000_000);
-        assertTrue(last.matches("queuelab: load interrupted by SIGINT after [0-9.]+ s: schema 1: [0-9,]+ of 2,032,000 result "
-                + "rows had been sent into its scratch tables \\(qos1__loading_\\*\\), which are dropped; nothing of it was "
-                + "loaded: its tables are as they were before the load"), last);
-        long sent = Long.parseLong(last.replaceAll(".*schema 1: ([0-9,]+) of .*", "$1").replace(",", ""));
-        assertTrue(sent > 0 && sent < 2_032_000, last);
+        interruptWhileFilling(List.of("load", "--relation", "qos", "--schema", "1", "--scale", "1", "--embedded-dir",
+                embedded.toString()), embedded, scratch, 20_000_000, "queuelab: load interrupted by SIGINT after [0-9.]+ s: "
+                + "schema 1: ([0-9,]+) of 2,032,000 result rows had been sent into its scratch tables \\(qos1__loading_\\*\\), "
+                + "which are dropped; nothing of it was loaded: its tables are as they were before the load", 2_032_000);
         assertFalse(Files.exists(scratch.resolveSibling("qos1_results.ibd")), "no table under its name");
     }
 
     /**
      * Starts the load, sends SIGINT once {@code scratch} holds {@code bytes}, and checks what every
      * interrupted load leaves: exit 130, the scratch table dropped, no server, no stack trace and no
-     * "Communications link failure". Returns the console's last line.
+     * "Communications link failure", and a last line matching {@code lastLine}, whose first group
+     * counts what was sent: more than nothing, less than {@code total}.
      */
-    private String interruptWhileFilling(List<String> load, Path embedded, Path scratch, long bytes) throws Exception {
+    private void interruptWhileFilling(List<String> load, Path embedded, Path scratch, long bytes, String lastLine, long total)
+            throws Exception {
         Process p = queuelab(load);
         try {
             long deadline = System.nanoTime() + 150_000_000_000L;
@@ -375,7 +371,10 @@ class RunSignalsTest {
             assertFalse(Files.exists(scratch), "the scratch table is dropped");
             assertEquals(List.of(), servers(embedded), "the embedded server is stopped before queuelab exits");
             List<String> lines = console.lines().toList();
-            return lines.get(lines.size() - 1);
+            java.util.regex.Matcher last = java.util.regex.Pattern.compile(lastLine).matcher(lines.get(lines.size() - 1));
+            assertTrue(last.matches(), console);
+            long sent = Long.parseLong(last.group(1).replace(",", ""));
+            assertTrue(sent > 0 && sent < total, console);
         } finally {
             p.destroyForcibly();
         }
