@@ -5,11 +5,13 @@ import java.sql.Statement;
 
 /**
  * A request to stop a load before its end (Ctrl-C, SIGTERM). Guarantees: once requested, the
- * statement the load runs on the server is cancelled ({@code KILL QUERY} through the driver) and
- * the load checks the request before each further statement, so it ends within one short
- * statement; the loader then throws {@link Interrupted}, whose message says what was kept. The
- * loaders' own guarantee stands: the relation's tables are the previous ones or none, never half
- * filled. Thread-safe; the first reason wins.
+ * statement the load has registered with {@link #running} is cancelled ({@code KILL QUERY} through
+ * the driver; a LOAD DATA is not registered, its stream ends instead) and the load checks the
+ * request before each further statement, so it ends within one short statement; the loader then
+ * throws {@link Interrupted}, whose message says what was kept. Past its last check a load
+ * registers nothing and completes, so the message of an {@link Interrupted} is never wrong about
+ * the relation. The loaders' own guarantee stands: no table is left half filled under the
+ * relation's name. Thread-safe; the first reason wins.
  */
 public final class LoadStop {
     private volatile String reason;

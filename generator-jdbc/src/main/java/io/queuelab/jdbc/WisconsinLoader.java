@@ -78,6 +78,7 @@ public final class WisconsinLoader {
             s.execute(relation.createTableSql(scratch, engine));
             long start = System.nanoTime();
             int[] unique1 = relation.unique1ByUnique2();
+            boolean replacing = false;
             try {
                 if (method == Method.LOCAL_INFILE) {
                     // not cancelled on the server: a killed LOAD DATA rolls back every row it took (~40 s for 5
@@ -93,11 +94,13 @@ public final class WisconsinLoader {
                 s.execute(relation.addUnique1IndexSql(scratch));
                 long indexed = System.nanoTime();
                 stop.check(""); // the last point of return: after it the relation is replaced as a whole
+                stop.running(null); // a DROP done and a RENAME cancelled would leave no relation at all
+                replacing = true;
                 s.execute("DROP TABLE IF EXISTS " + relation.table());
                 s.execute("RENAME TABLE " + scratch + " TO " + relation.table());
                 return new Result(relation, engine, method, Duration.ofNanos(filled - start), Duration.ofNanos(indexed - filled));
             } catch (SQLException e) {
-                if (stop.requested()) {
+                if (stop.requested() && !replacing) {
                     // a cancelled statement fails with the server's "interrupted": what counts is what is left
                     throw new LoadStop.Interrupted(String.format(java.util.Locale.ROOT,
                             "%,d of %,d tuples had been sent into the scratch table %s, which is dropped; nothing was loaded: %s",

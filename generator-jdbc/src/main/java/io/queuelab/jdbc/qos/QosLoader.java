@@ -52,6 +52,7 @@ public final class QosLoader {
         results = null;
         try (Connection c = target.connectForLoading(); Statement s = c.createStatement()) {
             stop.running(s);
+            boolean replacing = false;
             try {
                 dropAll(s, schema, scratch);
                 for (String create : schema.createSql(scratch)) {
@@ -59,6 +60,8 @@ public final class QosLoader {
                 }
                 long rows = fill(s, schema, scratch, dataSet);
                 stop.check(""); // the last point of return: after it the schema's tables are replaced as a whole
+                stop.running(null); // a cancel between the DROP and the RENAME would leave no tables at all
+                replacing = true;
                 s.execute(String.format(Locale.ROOT, "ALTER TABLE %s COMMENT='queuelab seed 000 read data set: schema %d, scale %s, seed %d, %d runs, %d rows'",
                         schema.results(scratch), schema.number(), dataSet.scale(), dataSet.seed(), dataSet.runs().size(), rows));
                 dropAll(s, schema, prefix);
@@ -81,7 +84,7 @@ public final class QosLoader {
                 } catch (SQLException ignored) {
                     // the connection may be gone; the next load drops the scratch tables first
                 }
-                if (stop.requested()) {
+                if (stop.requested() && !replacing) {
                     // a cancelled statement fails with the server's "interrupted": what counts is what is left
                     throw new LoadStop.Interrupted(String.format(Locale.ROOT, "schema %d: %,d of %,d result rows had been sent"
                             + " into its scratch tables (%s*), which are dropped; nothing of it was loaded: its tables are as"
