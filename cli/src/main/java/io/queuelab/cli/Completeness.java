@@ -92,21 +92,30 @@ final class Completeness {
         List<Path> runs = runsOf(sweep);
         List<String> finished = new ArrayList<>();
         List<String> unfinished = new ArrayList<>();
+        List<String> empty = new ArrayList<>(); // complete, but nothing outside warm-up: no point of the sweep
         for (Path run : runs) {
-            boolean done;
+            List<String> into;
             try {
-                done = Manifest.read(run).complete();
+                Manifest m = Manifest.read(run);
+                into = !m.complete() ? unfinished
+                        : m.selfCheck().map(io.queuelab.core.run.SelfCheck::measuredNothing).orElse(false) ? empty : finished;
             } catch (IOException noManifest) {
-                done = false;
+                into = unfinished;
             }
-            (done ? finished : unfinished).add(run.getFileName().toString());
+            into.add(run.getFileName().toString());
         }
+        String finishedRuns = finished.size() + " finished run" + (finished.size() == 1 ? "" : "s")
+                + (finished.isEmpty() ? "" : " (" + String.join(", ", finished) + ")");
+        String emptyRuns = empty.isEmpty() ? "" : "; " + String.join(", ", empty) + " measured no request (not a point of the "
+                + "sweep: see " + (empty.size() == 1 ? "its" : "their") + " verdict)";
         if (!complete || !unfinished.isEmpty()) {
             warnings.add("WARNING: sweep " + sweep + " is incomplete: it was killed or failed before its end ("
                     + (Files.exists(file) ? SweepManifest.FILE_NAME + " is not marked complete" : "no " + SweepManifest.FILE_NAME)
-                    + "); on disk: " + finished.size() + " finished run" + (finished.size() == 1 ? "" : "s")
-                    + (finished.isEmpty() ? "" : " (" + String.join(", ", finished) + ")")
-                    + (unfinished.isEmpty() ? "" : " and " + unfinished.size() + " unfinished (" + String.join(", ", unfinished) + ")"));
+                    + "); on disk: " + finishedRuns
+                    + (unfinished.isEmpty() ? "" : " and " + unfinished.size() + " unfinished (" + String.join(", ", unfinished) + ")")
+                    + emptyRuns);
+        } else if (!empty.isEmpty()) {
+            warnings.add("WARNING: sweep " + sweep + ": " + finishedRuns + emptyRuns);
         }
         return warnings;
     }

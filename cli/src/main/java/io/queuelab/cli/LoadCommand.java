@@ -1,6 +1,7 @@
 package io.queuelab.cli;
 
 import io.queuelab.jdbc.JdbcEnvironment;
+import io.queuelab.jdbc.LoadStop;
 import io.queuelab.jdbc.WisconsinLoader;
 import io.queuelab.jdbc.WisconsinRelation;
 import picocli.CommandLine.Command;
@@ -9,6 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -54,8 +56,7 @@ public final class LoadCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--tuples, --table, --engine and --method apply to --relation wisc;"
                         + " qos takes --schema and --scale");
             }
-            qos.load(connection, seed, spec.commandLine().getOut());
-            return 0;
+            return qos.load(connection, seed, spec.commandLine().getOut(), spec.commandLine().getErr());
         }
         if (!relation.equals("wisc")) {
             throw new IllegalArgumentException("unknown relation '" + relation + "' (expected wisc or qos)");
@@ -78,13 +79,36 @@ public final class LoadCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--method must be auto, infile or insert, not '" + method + "'");
         };
         try (JdbcEnvironment db = connection.open()) {
-            WisconsinLoader loader = new WisconsinLoader(db.target());
-            WisconsinLoader.Result r = chosen == null ? loader.load(wisc, storage) : loader.load(wisc, storage, chosen);
-            spec.commandLine().getOut().printf(Locale.ROOT,
-                    "loaded %d tuples into %s (%s) at %s in %.1f s (fill %.1f s by %s, unique1 index %.1f s)%n",
-                    wisc.tuples(), wisc.table(), storage.sqlName(), db.target().redactedUrl(),
-                    r.total().toNanos() / 1e9, r.fill().toNanos() / 1e9, r.method(), r.index().toNanos() / 1e9);
+            // from here a signal stops the load itself, and the server (an embedded one) is stopped as the command ends;
+            // before, the JVM's own handling stopped the server under the load, which died with "Communications link failure"
+            LoadStop stop = new LoadStop();
+            try (RunSignals signals = signals(spec.commandLine().getErr(), stop)) {
+                WisconsinLoader loader = new WisconsinLoader(db.target(), stop);
+                WisconsinLoader.Result r;
+                try {
+                    r = chosen == null ? loader.load(wisc, storage) : loader.load(wisc, storage, chosen);
+                } catch (LoadStop.Interrupted e) {
+                    interrupted(spec.commandLine().getErr(), stop, signals, e);
+                    return signals.exitCode();
+                }
+                spec.commandLine().getOut().printf(Locale.ROOT,
+                        "loaded %d tuples into %s (%s) at %s in %.1f s (fill %.1f s by %s, unique1 index %.1f s)%n",
+                        wisc.tuples(), wisc.table(), storage.sqlName(), db.target().redactedUrl(),
+                        r.total().toNanos() / 1e9, r.fill().toNanos() / 1e9, r.method(), r.index().toNanos() / 1e9);
+                return signals.exitCode();
+            }
         }
-        return 0;
+    }
+
+    /** Ctrl-C, SIGTERM and SIGHUP stop the load: its statement is cancelled and its scratch tables dropped. */
+    static RunSignals signals(PrintWriter err, LoadStop stop) {
+        return RunSignals.install(err, "stopping the load (cancelling its statement on the server)",
+                "a scratch table (NAME__loading) may be left on the server; the next load drops it", stop::request);
+    }
+
+    /** The one line an interrupted load ends with: why, when, and what was kept. */
+    static void interrupted(PrintWriter err, LoadStop stop, RunSignals signals, LoadStop.Interrupted e) {
+        err.printf(Locale.ROOT, "queuelab: load %s after %.1f s: %s%n", stop.reason(), signals.secondsSinceInstalled(), e.getMessage());
+        err.flush();
     }
 }

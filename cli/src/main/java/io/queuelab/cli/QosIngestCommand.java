@@ -1,5 +1,6 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.log.AtomicFile;
 import io.queuelab.jdbc.JdbcEnvironment;
 import io.queuelab.jdbc.qos.QosEndToEnd;
 import io.queuelab.jdbc.qos.QosSchema;
@@ -112,8 +113,8 @@ public final class QosIngestCommand implements Callable<Integer> {
             csv.append(String.format(Locale.ROOT, "%d,%d,%.1f,%.1f,%.3f,%.3f,%d%n", r.clients(), r.writers(), r.offeredPerSecond(),
                     r.writtenPerSecond(), r.backlogSeconds(), r.maxWaitSeconds(), r.unfinished()));
         }
-        Files.writeString(dir.resolve("ingest.txt"), table);
-        Files.writeString(dir.resolve("ingest.csv"), csv);
+        AtomicFile.replace(dir.resolve("ingest.txt"), tmp -> Files.writeString(tmp, table));
+        AtomicFile.replace(dir.resolve("ingest.csv"), tmp -> Files.writeString(tmp, csv));
         w.println("wrote " + dir.resolve("ingest.csv") + " and ingest.txt");
         w.flush();
         if (interrupted) {

@@ -1,6 +1,7 @@
 package io.queuelab.cli;
 
 import io.queuelab.jdbc.JdbcEnvironment;
+import io.queuelab.jdbc.LoadStop;
 import io.queuelab.jdbc.qos.QosLoader;
 import io.queuelab.jdbc.qos.QosReadDataSet;
 import io.queuelab.jdbc.qos.QosSchema;
@@ -8,6 +9,7 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -26,21 +28,35 @@ public final class QosLoadOptions {
         return schemas != null || scale != null;
     }
 
-    void load(JdbcConnectionOptions connection, long seed, PrintWriter out) throws Exception {
+    /** Loads the chosen schemas; returns the exit code (130, 143 or 129 after a signal, which ends the load early). */
+    int load(JdbcConnectionOptions connection, long seed, PrintWriter out, PrintWriter err) throws Exception {
         QosReadDataSet data = new QosReadDataSet(scale == null ? 1 : scale, seed);
         List<QosSchema> chosen = schemas == null ? List.of(QosSchema.values()) : schemas.stream().map(QosSchema::of).toList();
         try (JdbcEnvironment db = connection.open()) {
-            for (QosSchema schema : chosen) {
-                QosLoader.Result r = load(db, schema, data);
-                out.printf(Locale.ROOT, "loaded schema %d (%s): %d runs, %d rows at %s in %.1f s%n", schema.number(),
-                        String.join(", ", schema.tables(schema.prefix(QosSchema.READ_BASE))), r.runs(), r.rows(),
-                        db.target().redactedUrl(), r.duration().toNanos() / 1e9);
-                out.flush();
+            LoadStop stop = new LoadStop();
+            try (RunSignals signals = LoadCommand.signals(err, stop)) {
+                List<String> loaded = new ArrayList<>();
+                for (QosSchema schema : chosen) {
+                    QosLoader.Result r;
+                    try {
+                        r = load(db, schema, data, stop);
+                    } catch (LoadStop.Interrupted e) {
+                        LoadCommand.interrupted(err, stop, signals, new LoadStop.Interrupted(e.getMessage()
+                                + (loaded.isEmpty() ? "" : "; schema " + String.join(", ", loaded) + " was loaded before (above)")));
+                        return signals.exitCode();
+                    }
+                    loaded.add(Integer.toString(schema.number()));
+                    out.printf(Locale.ROOT, "loaded schema %d (%s): %d runs, %d rows at %s in %.1f s%n", schema.number(),
+                            String.join(", ", schema.tables(schema.prefix(QosSchema.READ_BASE))), r.runs(), r.rows(),
+                            db.target().redactedUrl(), r.duration().toNanos() / 1e9);
+                    out.flush();
+                }
+                return signals.exitCode();
             }
         }
     }
 
-    private static QosLoader.Result load(JdbcEnvironment db, QosSchema schema, QosReadDataSet data) throws SQLException {
-        return new QosLoader(db.target()).load(schema, data);
+    private static QosLoader.Result load(JdbcEnvironment db, QosSchema schema, QosReadDataSet data, LoadStop stop) throws SQLException {
+        return new QosLoader(db.target(), stop).load(schema, data);
     }
 }

@@ -1,5 +1,6 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.log.AtomicFile;
 import io.queuelab.jdbc.JdbcEnvironment;
 import io.queuelab.jdbc.qos.QosReadBench;
 import io.queuelab.jdbc.qos.QosReadCase;
@@ -99,10 +100,11 @@ public final class QosReadCommand implements Callable<Integer> {
         }
         // an interrupted read test keeps its cells under a name that says so, never as a complete reads.csv
         String csv = interrupted ? "reads-incomplete.csv" : "reads.csv";
-        Files.writeString(dir.resolve(csv), QosReadBench.csv(results));
+        String csvText = QosReadBench.csv(results);
+        AtomicFile.replace(dir.resolve(csv), tmp -> Files.writeString(tmp, csvText));
         String table = (interrupted ? "INCOMPLETE: interrupted after " + results.size() + " of " + cells.size() + " measurements\n" : "")
                 + table(results);
-        Files.writeString(dir.resolve("reads.txt"), table);
+        AtomicFile.replace(dir.resolve("reads.txt"), tmp -> Files.writeString(tmp, table));
         charts(results, dir);
         w.print(table);
         w.println("wrote " + dir.resolve(csv) + ", reads.txt and reads-<case>.png");
@@ -167,8 +169,7 @@ public final class QosReadCommand implements Callable<Integer> {
                             line.stream().mapToDouble(QosReadBench.CellResult::ci95Seconds).toArray());
                 }
             }
-            org.knowm.xchart.BitmapEncoder.saveBitmap(chart, dir.resolve("reads-" + c.name()
-                    + ".png").toString(), org.knowm.xchart.BitmapEncoder.BitmapFormat.PNG);
+            io.queuelab.reports.report.PngFile.write(dir.resolve("reads-" + c.name() + ".png"), chart);
         }
     }
 

@@ -1,9 +1,9 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.log.AtomicFile;
 import io.queuelab.jdbc.JdbcEnvironment;
 import io.queuelab.jdbc.qos.QosSchema;
 import io.queuelab.jdbc.qos.QosWriteGrid;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import picocli.CommandLine.Command;
@@ -124,7 +124,7 @@ public final class QosWriteCommand implements Callable<Integer> {
         QosWriteGrid.writeCsv(dir.resolve(csv), results);
         String table = (interrupted ? "INCOMPLETE: interrupted after " + results.size() + " of " + cells.size() + " cells\n" : "")
                 + table(results);
-        Files.writeString(dir.resolve("grid.txt"), table);
+        AtomicFile.replace(dir.resolve("grid.txt"), tmp -> Files.writeString(tmp, table));
         for (int s : results.stream().map(r -> r.cell().schema().number()).distinct().toList()) {
             chart(QosSchema.of(s), results, dir.resolve("grid-schema" + s + ".png"));
         }
@@ -185,6 +185,6 @@ public final class QosWriteCommand implements Callable<Integer> {
                         line.stream().mapToDouble(QosWriteGrid.CellResult::linesPerSecond).toArray());
             }
         }
-        BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        io.queuelab.reports.report.PngFile.write(png, chart);
     }
 }

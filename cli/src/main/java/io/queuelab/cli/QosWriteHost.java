@@ -1,10 +1,10 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.log.AtomicFile;
 import io.queuelab.core.telemetry.HostSar;
 import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.jdbc.qos.QosSchema;
 import io.queuelab.jdbc.qos.QosWriteGrid;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
@@ -55,7 +55,7 @@ final class QosWriteHost {
                     r.cell().clients(), r.cell().rowsPerClient(), h.hostCpuPercent(), h.serverCpuPercent(), h.serverWriteBytesPerSecond(),
                     h.serverRssBytes(), h.userPercent(), h.systemPercent(), h.iowaitPercent(), h.diskWritesPerSecond()));
         }
-        Files.writeString(dir.resolve("grid-host.csv"), csv);
+        AtomicFile.replace(dir.resolve("grid-host.csv"), tmp -> Files.writeString(tmp, csv));
         int rows = results.stream().mapToInt(r -> r.cell().rowsPerClient()).max().orElse(0);
         chart(cells, rows, "CPU of the host (all cores) and of the server", "CPU [% of one core]", dir.resolve("write-host-cpu.png"),
                 new Series("host", CellHost::hostCpuPercent), new Series("server", CellHost::serverCpuPercent));
@@ -123,7 +123,7 @@ final class QosWriteHost {
             }
         }
         if (!chart.getSeriesMap().isEmpty()) { // no cell had two samples: grid-host.csv says so with empty values
-            BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+            io.queuelab.reports.report.PngFile.write(png, chart);
         }
     }
 }

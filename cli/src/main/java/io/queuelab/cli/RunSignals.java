@@ -16,7 +16,8 @@ import java.util.Map;
  * (SIGHUP). A
  * second one exits at once: the log then holds every record flushed so far (at most the last
  * 200 ms are missing, and the reader reports the torn tail) and the manifest says the run did
- * not complete. Outside a run the JVM's own handling applies.
+ * not complete. Outside a run the JVM's own handling applies. {@code load} installs the same
+ * handling with its own words and a hook that cancels its statement ({@link LoadCommand}).
  */
 final class RunSignals implements AutoCloseable {
     /** SIGHUP (the terminal closed, an ssh session dropped) ends a run as Ctrl-C does, not as a crash. */
@@ -25,14 +26,31 @@ final class RunSignals implements AutoCloseable {
     private final RunStop stop = new RunStop();
     private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
     private final PrintWriter err;
+    private final String stopping;
+    private final String exitingNow;
+    private final java.util.function.Consumer<String> onStop;
     private volatile String received;
+    private final long installedNanos = System.nanoTime();
 
-    private RunSignals(PrintWriter err) {
+    private RunSignals(PrintWriter err, String stopping, String exitingNow, java.util.function.Consumer<String> onStop) {
         this.err = err;
+        this.stopping = stopping;
+        this.exitingNow = exitingNow;
+        this.onStop = onStop;
     }
 
     static RunSignals install(PrintWriter err) {
-        RunSignals s = new RunSignals(err);
+        return install(err, "stopping the run (draining, then writing the manifest)",
+                "the run directory holds every record written so far and is marked incomplete", why -> { });
+    }
+
+    /**
+     * The same handling for another command (a load): {@code stopping} says what the first signal
+     * does, {@code exitingNow} what a second one leaves; {@code onStop} gets the reason
+     * ("interrupted by SIGINT") on the signal's thread, besides {@link #stop()}.
+     */
+    static RunSignals install(PrintWriter err, String stopping, String exitingNow, java.util.function.Consumer<String> onStop) {
+        RunSignals s = new RunSignals(err, stopping, exitingNow, onStop);
         for (String name : EXIT_CODES.keySet()) {
             try {
                 Signal signal = new Signal(name);
@@ -46,16 +64,20 @@ final class RunSignals implements AutoCloseable {
 
     private void handle(Signal signal) {
         if (received != null) {
-            err.println("queuelab: SIG" + signal.getName() + " again: exiting now; the run directory holds every record "
-                    + "written so far and is marked incomplete");
+            err.println("queuelab: SIG" + signal.getName() + " again: exiting now; " + exitingNow);
             err.flush();
             Runtime.getRuntime().halt(EXIT_CODES.getOrDefault(signal.getName(), 130));
         }
         received = signal.getName();
-        err.println("queuelab: SIG" + signal.getName() + ": stopping the run (draining, then writing the manifest); "
-                + "send it again to exit at once");
+        err.println("queuelab: SIG" + signal.getName() + ": " + stopping + "; send it again to exit at once");
         err.flush();
         stop.request("interrupted by SIG" + signal.getName());
+        onStop.accept("interrupted by SIG" + signal.getName());
+    }
+
+    /** Seconds since the handlers were installed. */
+    double secondsSinceInstalled() {
+        return (System.nanoTime() - installedNanos) / 1e9;
     }
 
     RunStop stop() {

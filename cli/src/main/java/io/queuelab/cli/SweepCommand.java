@@ -199,6 +199,21 @@ public final class SweepCommand implements Callable<Integer> {
     }
 
     /**
+     * ": K finished; rate-X measured no request (see its verdict)" when a run of the sweep had no
+     * request outside warm-up (such a run is no point of the sweep's curve), else "".
+     */
+    static String measuredNothing(List<Level> levels, List<RunResult> results) {
+        List<String> empty = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i).selfCheck() != null && results.get(i).selfCheck().measuredNothing()) {
+                empty.add(levels.get(i).label());
+            }
+        }
+        return empty.isEmpty() ? "" : ": " + (results.size() - empty.size()) + " finished; " + String.join(", ", empty)
+                + " measured no request (see " + (empty.size() == 1 ? "its" : "their") + " verdict)";
+    }
+
+    /**
      * The run's own seed, derived from the base seed and the run's label ({@code rate-20},
      * {@code closed-5}). With one seed for all runs, every run would draw the same parameters in the
      * same order, and an UPDATE load (seed 004: SET unique3=? WHERE unique1=?) would repeat the
@@ -231,7 +246,7 @@ public final class SweepCommand implements Callable<Integer> {
             out.println();
         }
         manifest.complete(Map.of("duration", duration.toString(), "warmup", warmup.toString(), "backend", backendSettings));
-        out.println("sweep of " + levels.size() + " runs in " + dir);
+        out.println("sweep of " + levels.size() + " runs in " + dir + measuredNothing(levels, results));
         out.flush();
         return results;
     }

@@ -92,7 +92,76 @@ class FaultsAndLimitsTest {
         assertFalse(r.out().contains("NaN"), r.out());
         assertTrue(r.out().contains("rate      - (no request outside warm-up: nothing was measured)"), r.out());
         assertFalse(r.out().contains("the generator kept up"), r.out());
-        assertTrue(r.out().contains("no request was scheduled outside warm-up: nothing was measured"), r.out());
+        assertTrue(r.out().contains("verdict: no request was measured: none was scheduled outside warm-up"), r.out());
+        assertFalse(r.out().contains("did not keep up"), "nothing measured is not the generator's failure: " + r.out());
+    }
+
+    /** Before: a sweep counted a run that measured nothing as finished ("sweep of 2 runs", summary silent). */
+    @Test
+    void aSweepDoesNotCountARunThatMeasuredNothingAsFinished() throws IOException {
+        Path sweep = dir.resolve("sw");
+        CliTestSupport.Result r = noopSweep(sweep, "0.001,200");
+        assertTrue(r.out().contains("sweep of 2 runs in " + sweep + ": 1 finished; rate-0.001 measured no request (see its verdict)"),
+                r.out());
+        String summary = CliTestSupport.run("summary", sweep.toString()).out();
+        assertTrue(summary.startsWith("WARNING: sweep " + sweep + ": 1 finished run (rate-200); rate-0.001 measured no request"),
+                summary);
+        Path html = dir.resolve("sw.html");
+        assertEquals(0, CliTestSupport.run("report", sweep.toString(), "--out", html.toString()).exitCode());
+        String report = Files.readString(html);
+        assertFalse(report.contains("NaN"), "the report of the sweep labelled the empty run 'open NaN/s'");
+        assertTrue(report.contains("open, no request measured"), "the empty run's label");
+    }
+
+    /** Before: the header error echoed the file's raw control bytes (a terminal escape here) and all 3,000 characters of it. */
+    @Test
+    void aBadCsvHeaderIsEscapedAndCutInTheError() throws IOException {
+        Path csv = dir.resolve("bad.csv");
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes("a\u0001\u0000b,\u001b[31mred".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        bytes.writeBytes(new byte[] {(byte) 0xff, (byte) 0xfe});
+        bytes.writeBytes((",x" + "x".repeat(3000) + "\n1,2,3\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Files.write(csv, bytes.toByteArray());
+        Path html = dir.resolve("r.html");
+        String err = refused("report", csv.toString(), "--out", html.toString());
+        assertTrue(err.contains("; got: a\\x01\\x00b,\\x1b[31mred\\ufffd\\ufffd,xxxx"), err);
+        assertTrue(err.endsWith("... (3,017 characters in all)"), err);
+        assertTrue(err.length() < 600, err.length() + " characters: " + err);
+        assertFalse(err.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == 0xfffd), "a raw control character in: " + err);
+        assertFalse(Files.exists(html));
+    }
+
+    /** Before: Jackson's "String value length (...) exceeds the maximum allowed (..., from `StreamReadConstraints...`)". */
+    @Test
+    void aCsvLineTooLongForTheParserNamesTheFileAndLine() throws IOException {
+        Path oneLine = dir.resolve("one-line.csv");
+        try (java.io.Writer w = Files.newBufferedWriter(oneLine)) {
+            w.write("start,");
+            char[] block = new char[1 << 20];
+            java.util.Arrays.fill(block, 'x');
+            for (int i = 0; i < 25; i++) {
+                w.write(block);
+            }
+        }
+        assertEquals("queuelab: " + oneLine + " line 1: a field longer than 20,000,000 characters: not a CSV request log",
+                refused("report", oneLine.toString(), "--out", dir.resolve("a.html").toString()));
+        Path laterLine = dir.resolve("later-line.csv");
+        Files.writeString(laterLine, "start,end\n1,2\n3,\"" + "y".repeat(20_000_001) + "\"\n");
+        assertEquals("queuelab: " + laterLine + " line 3: a field longer than 20,000,000 characters: not a CSV request log",
+                refused("report", laterLine.toString(), "--out", dir.resolve("b.html").toString()));
+    }
+
+    /** Before: "Non-standard token 'NaN': enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow". */
+    @Test
+    void aNaNInAManifestNamesTheFileAndLineWithoutJacksonsAdvice() throws IOException {
+        Path run = noopRun("nan");
+        Path manifest = run.resolve("manifest.json");
+        String text = Files.readString(manifest);
+        int at = text.indexOf("\"rate\" : 200.0");
+        long line = text.substring(0, at).lines().count();
+        Files.writeString(manifest, text.substring(0, at) + "\"rate\" : NaN" + text.substring(at + "\"rate\" : 200.0".length()));
+        assertEquals("queuelab: unreadable manifest " + manifest + " line " + line + ": NaN is not a number JSON allows"
+                + " (a damaged or hand-edited manifest)", refused("summary", run.toString()));
     }
 
     /** Before: report --out and export --csv replaced an existing file silently. */
@@ -173,6 +242,14 @@ class FaultsAndLimitsTest {
         return run;
     }
 
+    /** A sweep of 1 s noop runs at the rates, which must succeed. */
+    private static CliTestSupport.Result noopSweep(Path sweep, String rates) {
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", rates, "--duration", "1s",
+                "--warmup", "0s", "--report-interval", "0", "--out", sweep.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        return r;
+    }
+
     private Path noopRun(String name) {
         Path run = dir.resolve(name);
         CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "200", "--duration", "1s",
@@ -249,9 +326,7 @@ class FaultsAndLimitsTest {
     @Test
     void aKilledSweepIsSummarisedFromWhatIsOnDisk() throws IOException {
         Path sweep = dir.resolve("sweep");
-        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "50,100", "--duration", "1s",
-                "--warmup", "0s", "--report-interval", "0", "--out", sweep.toString());
-        assertEquals(0, r.exitCode(), r.err());
+        CliTestSupport.Result r = noopSweep(sweep, "50,100");
         // as a kill in the second run leaves it: sweep.json lists the first run only and is not complete
         ObjectMapper json = new ObjectMapper();
         ObjectNode manifest = (ObjectNode) json.readTree(sweep.resolve("sweep.json").toFile());

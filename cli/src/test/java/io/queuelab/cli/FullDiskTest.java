@@ -64,6 +64,40 @@ class FullDiskTest {
     }
 
     /**
+     * qos-read's outputs onto a disk that fills at its chart (its rounds' run directories, the CSV
+     * and the table fit in the 40 kB, the PNG does not). Before: a PNG cut short, and "I/O error
+     * writing PNG file!" without its name.
+     */
+    @Test
+    @Timeout(300)
+    void qosReadOntoAFullDiskLeavesEveryFileWholeOrAbsent() throws Exception {
+        CliTestSupport.Result load = CliTestSupport.run("load", "--relation", "qos", "--scale", "0.001", "--schema", "1",
+                "--embedded-dir", QosCommandsTest.EMBEDDED_DIR);
+        assertEquals(0, load.exitCode(), load.toString());
+        String[] read = {"qos-read", "--queries", "Q1.1", "--clients", "1", "--rounds", "2", "--schemas", "1",
+                "--embedded-dir", QosCommandsTest.EMBEDDED_DIR, "--out"};
+        // 40 kB: the two rounds' six small files and the CSV and table take a 4 kB page each, the 19 kB PNG does not fit
+        try (SmallTmpfs full = SmallTmpfs.mount(dir.resolve("full"), 40)) {
+            Path out = full.dir.resolve("reads");
+            CliTestSupport.Result r = CliTestSupport.run(append(read, out.toString()));
+            assertEquals(2, r.exitCode(), r.toString());
+            assertTrue(r.err().strip().endsWith("queuelab: could not write " + out.resolve("reads-Q1.1.png") + ": No space left on device"),
+                    r.err());
+            List<String> files = filesUnder(full.dir);
+            assertTrue(files.stream().noneMatch(f -> f.contains(".png") || f.contains(".tmp")), "no PNG cut short, no temporary file: " + files);
+            assertTrue(files.stream().anyMatch(f -> f.startsWith("reads/reads.txt")), files.toString());
+            assertTrue(Files.readString(out.resolve("reads.csv")).startsWith("case,"), Files.readString(out.resolve("reads.csv")));
+        }
+        // (a disk full before qos-read starts fails at its first round's run directory, as every run does)
+    }
+
+    private static String[] append(String[] args, String last) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = last;
+        return all;
+    }
+
+    /**
      * The disk fills during a run (another file takes the space left once the run is under way):
      * the run stops, the console shows the totals and the verdict with the log's failure, and the
      * one-line error names the manifest that could not be written.

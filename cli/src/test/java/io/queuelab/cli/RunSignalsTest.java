@@ -29,13 +29,19 @@ class RunSignalsTest {
     Path dir;
 
     private Process start(Path out, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("run", "--report-interval", "0", "--out", out.toString()));
+        args.addAll(List.of(extra));
+        return queuelab(args);
+    }
+
+    /** A real queuelab process, its console in console.txt. */
+    private Process queuelab(List<String> args) throws Exception {
         // env resets the signals to their defaults: a test run under nohup (or a CI that ignores SIGHUP) would
         // otherwise hand the run an ignored SIGHUP, which the JVM then leaves ignored; env execs java (same pid)
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
-                "--report-interval", "0", "--out", out.toString()));
-        command.addAll(List.of(extra));
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(args);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
     }
 
@@ -308,5 +314,69 @@ class RunSignalsTest {
         assertEquals(0, report.exitCode(), report.err());
         assertTrue(report.out().startsWith("WARNING: run " + out + " is incomplete"), report.out());
         assertTrue(Files.readString(dir.resolve("killed.html")).contains("<svg"), "the report has its charts");
+    }
+
+    /**
+     * Ctrl-C to a real {@code queuelab load} while it fills the relation on its embedded MariaDB.
+     * Before: the JVM's own handling stopped the server under the load, which ended with
+     * "Communications link failure The last packet successfully received from the server was ...".
+     */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void ctrlCDuringALoadEndsWithOneLineSayingWhatWasLoaded() throws Exception {
+        Path embedded = dir.resolve("db");
+        Path scratch = embedded.resolve("data").resolve("queuelab").resolve("wisc__loading.ibd");
+        interruptWhileFilling(List.of("load", "--tuples", "10000000", "--embedded-dir", embedded.toString()), embedded, scratch,
+                40_000_000, "queuelab: load interrupted by SIGINT after [0-9.]+ s: ([0-9,]+) of 10,000,000 tuples had been sent "
+                        + "into the scratch table wisc__loading, which is dropped; nothing was loaded: the table wisc is as it was "
+                        + "before the load", 10_000_000);
+        assertFalse(Files.exists(scratch.resolveSibling("wisc.ibd")), "no relation under its name");
+    }
+
+    /** The same for seed 000's data set ({@code --relation qos}), whose tables fill by INSERTs. */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void ctrlCDuringAQosLoadEndsWithOneLineSayingWhatWasLoaded() throws Exception {
+        Path embedded = dir.resolve("db");
+        Path scratch = embedded.resolve("data").resolve("queuelab").resolve("qos1__loading_results.ibd");
+        interruptWhileFilling(List.of("load", "--relation", "qos", "--schema", "1", "--scale", "1", "--embedded-dir",
+                embedded.toString()), embedded, scratch, 20_000_000, "queuelab: load interrupted by SIGINT after [0-9.]+ s: "
+                + "schema 1: ([0-9,]+) of 2,032,000 result rows had been sent into its scratch tables \\(qos1__loading_\\*\\), "
+                + "which are dropped; nothing of it was loaded: its tables are as they were before the load", 2_032_000);
+        assertFalse(Files.exists(scratch.resolveSibling("qos1_results.ibd")), "no table under its name");
+    }
+
+    /**
+     * Starts the load, sends SIGINT once {@code scratch} holds {@code bytes}, and checks what every
+     * interrupted load leaves: exit 130, the scratch table dropped, no server, no stack trace and no
+     * "Communications link failure", and a last line matching {@code lastLine}, whose first group
+     * counts what was sent: more than nothing, less than {@code total}.
+     */
+    private void interruptWhileFilling(List<String> load, Path embedded, Path scratch, long bytes, String lastLine, long total)
+            throws Exception {
+        Process p = queuelab(load);
+        try {
+            long deadline = System.nanoTime() + 150_000_000_000L;
+            while (!(Files.exists(scratch) && Files.size(scratch) > bytes) && System.nanoTime() < deadline) {
+                assertTrue(p.isAlive(), Files.readString(dir.resolve("console.txt")));
+                Thread.sleep(100);
+            }
+            assertTrue(Files.exists(scratch) && Files.size(scratch) > bytes, "the load is filling its scratch table");
+            signal(p, "INT");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the load ended after the signal");
+            String console = Files.readString(dir.resolve("console.txt"));
+            assertEquals(130, p.exitValue(), console);
+            assertFalse(console.contains("Communications link failure"), console);
+            assertFalse(console.contains("Exception"), console);
+            assertFalse(Files.exists(scratch), "the scratch table is dropped");
+            assertEquals(List.of(), servers(embedded), "the embedded server is stopped before queuelab exits");
+            List<String> lines = console.lines().toList();
+            java.util.regex.Matcher last = java.util.regex.Pattern.compile(lastLine).matcher(lines.get(lines.size() - 1));
+            assertTrue(last.matches(), console);
+            long sent = Long.parseLong(last.group(1).replace(",", ""));
+            assertTrue(sent > 0 && sent < total, console);
+        } finally {
+            p.destroyForcibly();
+        }
     }
 }

@@ -1,7 +1,6 @@
 package io.queuelab.jdbc;
 
 import io.queuelab.core.backend.OperationMix;
-import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.core.backend.SyncSession;
 import io.queuelab.core.iot.SensorStream;
 
@@ -13,7 +12,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -36,7 +34,7 @@ import java.util.Map;
  * or nothing (a failure rolls back, and the batch's rows are not written); a connection lost in a
  * request is reopened by the session's next request. Seconds are distinct across workers.
  */
-public final class IotIngestBackend implements SyncBackend {
+public final class IotIngestBackend extends JdbcFamilyBackend {
     public static final String INDIVIDUAL_TABLE = "iot_individual";
     public static final String BULK_TABLE = "iot_bulk";
 
@@ -66,14 +64,13 @@ public final class IotIngestBackend implements SyncBackend {
     private final Mode mode;
     private final SensorStream stream;
     private final int socketTimeoutMillis;
-    private final Map<String, Object> description;
 
     private IotIngestBackend(JdbcTarget target, Mode mode, SensorStream stream, int socketTimeoutMillis, Map<String, Object> description) {
+        super(description);
         this.target = target;
         this.mode = mode;
         this.stream = stream;
         this.socketTimeoutMillis = socketTimeoutMillis;
-        this.description = description;
     }
 
     /**
@@ -87,11 +84,9 @@ public final class IotIngestBackend implements SyncBackend {
         int socketTimeoutMillis = Math.toIntExact(requestTimeout.toMillis());
         // seconds from now on: rows of an earlier run keep their own seconds, the index grows at its right end as in the paper
         SensorStream stream = new SensorStream(Instant.now().getEpochSecond(), pointsPerSecond, seed);
-        Map<String, Object> d = new LinkedHashMap<>();
+        Map<String, Object> d = description("jdbc", target);
         try (Connection c = target.connect(socketTimeoutMillis); Statement s = c.createStatement()) {
             s.execute(createTable(mode));
-            d.put("backend", "jdbc");
-            d.put("jdbcUrl", target.redactedUrl());
             try (ResultSet r = s.executeQuery("SELECT VERSION(), @@innodb_flush_log_at_trx_commit, @@innodb_buffer_pool_size")) {
                 r.next();
                 d.put("serverVersion", r.getString(1));
@@ -129,22 +124,8 @@ public final class IotIngestBackend implements SyncBackend {
     }
 
     @Override
-    public Map<String, Object> describe() {
-        return description;
-    }
-
-    @Override
-    public String classify(Throwable failure) {
-        return JdbcErrors.classify(failure);
-    }
-
-    @Override
     public SyncSession openSession(int worker, long seed) throws SQLException {
-        return new Session();
-    }
-
-    @Override
-    public void close() {
+        return track(new Session());
     }
 
     /** One worker's connection; prepared once, reopened after a loss. */

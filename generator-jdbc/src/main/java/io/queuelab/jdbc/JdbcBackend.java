@@ -1,7 +1,6 @@
 package io.queuelab.jdbc;
 
 import io.queuelab.core.backend.OperationMix;
-import io.queuelab.core.backend.SyncBackend;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -11,9 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -24,25 +21,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Guarantees: {@link #open} fails with a one-line message when the server cannot be reached,
  * refuses the credentials, or a workload statement does not prepare (e.g. an unknown table), so a
  * bad target never starts a run. A failed request is reported by its exception and classified by
- * {@link #classify} ({@link JdbcErrors}); a session whose connection was lost reconnects with
+ * {@link #classify} ({@link JdbcErrors}, through {@link JdbcFamilyBackend}); a session whose connection was lost reconnects with
  * backoff on later requests. {@link #describe()} never contains credentials.
  */
-public final class JdbcBackend implements SyncBackend {
+public final class JdbcBackend extends JdbcFamilyBackend {
     private final JdbcTarget target;
     private final Workload workload;
     private final OperationMix mix;
     private final int socketTimeoutMillis;
-    private final Map<String, Object> description;
-    private final List<JdbcSession> sessions = new CopyOnWriteArrayList<>();
     /** Connections its sessions have lost: a loss tells the others to check theirs (see {@link JdbcSession}). */
     private final AtomicLong lostConnections = new AtomicLong();
 
     private JdbcBackend(JdbcTarget target, Workload workload, int socketTimeoutMillis, Map<String, Object> description) {
+        super(description);
         this.target = target;
         this.workload = workload;
         this.mix = workload.operationMix();
         this.socketTimeoutMillis = socketTimeoutMillis;
-        this.description = description;
     }
 
     /**
@@ -80,34 +75,11 @@ public final class JdbcBackend implements SyncBackend {
 
     @Override
     public JdbcSession openSession(int worker, long seed) throws SQLException {
-        JdbcSession session = new JdbcSession(target, workload, socketTimeoutMillis, seed, lostConnections);
-        sessions.add(session);
-        return session;
-    }
-
-    @Override
-    public Map<String, Object> describe() {
-        return description;
-    }
-
-    @Override
-    public String classify(Throwable failure) {
-        return JdbcErrors.classify(failure);
-    }
-
-    /** Closes every session still open (the pipeline normally closes them itself). */
-    @Override
-    public void close() {
-        for (JdbcSession session : sessions) {
-            session.close();
-        }
-        sessions.clear();
+        return track(new JdbcSession(target, workload, socketTimeoutMillis, seed, lostConnections));
     }
 
     private static Map<String, Object> describe(Connection c, JdbcTarget target, Workload workload, Duration requestTimeout) throws SQLException {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("backend", "jdbc");
-        d.put("jdbcUrl", target.redactedUrl());
+        Map<String, Object> d = description("jdbc", target);
         d.put("user", target.user());
         DatabaseMetaData meta = c.getMetaData();
         d.put("driver", meta.getDriverName() + " " + meta.getDriverVersion());

@@ -39,9 +39,17 @@ public final class WisconsinLoader {
     }
 
     private final JdbcTarget target;
+    private final LoadStop stop;
+    private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
 
     public WisconsinLoader(JdbcTarget target) {
+        this(target, new LoadStop());
+    }
+
+    /** A loader that ends with {@link LoadStop.Interrupted} soon after {@code stop} is requested. */
+    public WisconsinLoader(JdbcTarget target, LoadStop stop) {
         this.target = target;
+        this.stop = stop;
     }
 
     /** Loads with LOCAL_INFILE where the server allows it, else with multi-row INSERTs. */
@@ -60,42 +68,69 @@ public final class WisconsinLoader {
 
     private Result load(Connection c, WisconsinRelation relation, WisconsinRelation.Engine engine, Method method) throws SQLException {
         String scratch = relation.table() + "__loading";
+        sent.set(0);
         try (Statement s = c.createStatement()) {
+            stop.running(s);
+            String kept = "the table " + relation.table() + " is as it was before the load";
+            stop.check("nothing was loaded: " + kept);
             s.execute("SET SESSION unique_checks = 0");
             s.execute("DROP TABLE IF EXISTS " + scratch);
             s.execute(relation.createTableSql(scratch, engine));
             long start = System.nanoTime();
             int[] unique1 = relation.unique1ByUnique2();
-            if (method == Method.LOCAL_INFILE) {
-                loadInfile(s, scratch, unique1);
-            } else {
-                loadInserts(s, scratch, unique1);
+            boolean replacing = false;
+            try {
+                if (method == Method.LOCAL_INFILE) {
+                    // not cancelled on the server: a killed LOAD DATA rolls back every row it took (~40 s for 5
+                    // million seen), while the stream's early end commits them at once into the scratch table dropped next
+                    stop.running(null);
+                    loadInfile(s, scratch, unique1);
+                    stop.running(s);
+                } else {
+                    loadInserts(s, scratch, unique1);
+                }
+                long filled = System.nanoTime();
+                stop.check("");
+                s.execute(relation.addUnique1IndexSql(scratch));
+                long indexed = System.nanoTime();
+                stop.check(""); // the last point of return: after it the relation is replaced as a whole
+                stop.running(null); // a DROP done and a RENAME cancelled would leave no relation at all
+                replacing = true;
+                s.execute("DROP TABLE IF EXISTS " + relation.table());
+                s.execute("RENAME TABLE " + scratch + " TO " + relation.table());
+                return new Result(relation, engine, method, Duration.ofNanos(filled - start), Duration.ofNanos(indexed - filled));
+            } catch (SQLException e) {
+                if (stop.requested() && !replacing) {
+                    // a cancelled statement fails with the server's "interrupted": what counts is what is left
+                    throw new LoadStop.Interrupted(String.format(java.util.Locale.ROOT,
+                            "%,d of %,d tuples had been sent into the scratch table %s, which is dropped; nothing was loaded: %s",
+                            sent.get(), unique1.length, scratch, kept));
+                }
+                throw e;
             }
-            long filled = System.nanoTime();
-            s.execute(relation.addUnique1IndexSql(scratch));
-            long indexed = System.nanoTime();
-            s.execute("DROP TABLE IF EXISTS " + relation.table());
-            s.execute("RENAME TABLE " + scratch + " TO " + relation.table());
-            return new Result(relation, engine, method, Duration.ofNanos(filled - start), Duration.ofNanos(indexed - filled));
         } catch (SQLException e) {
             dropQuietly(c, scratch);
             throw e;
+        } finally {
+            stop.running(null);
         }
     }
 
-    private static void loadInfile(Statement s, String table, int[] unique1) throws SQLException {
-        s.unwrap(JdbcStatement.class).setLocalInfileInputStream(new TupleStream(unique1));
+    private void loadInfile(Statement s, String table, int[] unique1) throws SQLException {
+        s.unwrap(JdbcStatement.class).setLocalInfileInputStream(new TupleStream(unique1, stop, sent));
         long loaded = s.executeLargeUpdate("LOAD DATA LOCAL INFILE 'queuelab-wisconsin.tsv' INTO TABLE " + table
                 + " CHARACTER SET latin1 (" + String.join(",", WisconsinRelation.COLUMNS) + ")");
         if (loaded != unique1.length) {
+            stop.check(""); // the stream ended early at the request
             throw new SQLException("LOAD DATA loaded " + loaded + " of " + unique1.length + " tuples into " + table);
         }
     }
 
-    private static void loadInserts(Statement s, String table, int[] unique1) throws SQLException {
+    private void loadInserts(Statement s, String table, int[] unique1) throws SQLException {
         String head = "INSERT INTO " + table + " (" + String.join(",", WisconsinRelation.COLUMNS) + ") VALUES ";
         StringBuilder sql = new StringBuilder(ROWS_PER_INSERT * 260);
         for (int from = 0; from < unique1.length; from += ROWS_PER_INSERT) {
+            stop.check("");
             sql.setLength(0);
             sql.append(head);
             int to = Math.min(unique1.length, from + ROWS_PER_INSERT);
@@ -106,6 +141,7 @@ public final class WisconsinLoader {
                 WisconsinRelation.appendSqlRow(sql, unique1[unique2], unique2);
             }
             s.executeUpdate(sql.toString());
+            sent.set(to);
         }
     }
 
@@ -127,13 +163,17 @@ public final class WisconsinLoader {
     private static final class TupleStream extends InputStream {
         private static final int ROWS_PER_CHUNK = 1_000;
         private final int[] unique1;
+        private final LoadStop stop;
+        private final java.util.concurrent.atomic.AtomicLong sent;
         private final StringBuilder text = new StringBuilder(ROWS_PER_CHUNK * 240);
         private byte[] chunk = new byte[0];
         private int position;
         private int nextUnique2;
 
-        TupleStream(int[] unique1) {
+        TupleStream(int[] unique1, LoadStop stop, java.util.concurrent.atomic.AtomicLong sent) {
             this.unique1 = unique1;
+            this.stop = stop;
+            this.sent = sent;
         }
 
         @Override
@@ -162,8 +202,9 @@ public final class WisconsinLoader {
             if (position < chunk.length) {
                 return true;
             }
-            if (nextUnique2 >= unique1.length) {
-                return false;
+            sent.set(nextUnique2); // every chunk before this one has been handed to the driver
+            if (nextUnique2 >= unique1.length || stop.requested()) {
+                return false; // at a stop request the stream ends early: the server's LOAD DATA ends with it
             }
             text.setLength(0);
             int to = Math.min(unique1.length, nextUnique2 + ROWS_PER_CHUNK);

@@ -136,7 +136,7 @@ public record Workload(String name, List<WorkloadStatement> statements, List<Str
             JsonLocation at = e.getLocation();
             throw new IllegalArgumentException(where + " is not valid JSON"
                     + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
-                    + ": " + JdbcTarget.firstLine(e.getOriginalMessage()));
+                    + ": " + io.queuelab.core.log.InputErrors.problem(e)); // escaped, without the parser's option advice
         }
         try {
             return fromJson(file.getFileName().toString(), root);

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.queuelab.core.log.AtomicFile;
+import io.queuelab.core.log.InputErrors;
 import io.queuelab.core.run.LogTotals;
 import io.queuelab.core.run.SelfCheck;
 
@@ -113,7 +114,11 @@ public final class Manifest {
             }
             return JSON.treeToValue(tree, Manifest.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
-            throw new IOException("unreadable manifest " + file + ": " + e.getOriginalMessage());
+            // the file and line in the user's terms, not the parser's advice on its own options
+            long line = InputErrors.line(e);
+            String why = InputErrors.problem(e);
+            throw new IOException("unreadable manifest " + file + (line > 0 ? " line " + line : "") + ": " + why
+                    + (why.endsWith("is not a number JSON allows") ? " (a damaged or hand-edited manifest)" : ""));
         }
     }
 

@@ -43,6 +43,12 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                         List<String> failures, String verdict, double processCpuSeconds, double cpuMachineShare,
                         long lost, long duplicated, List<String> notes, List<ClientStall> clientStalls) {
 
+    /** True when no request was scheduled (or, closed-loop, completed) outside warm-up: the run measured nothing. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean measuredNothing() {
+        return failures.stream().anyMatch(f -> f.startsWith(NOTHING_MEASURED));
+    }
+
     /** Lists a manifest of an older writer may lack are empty. */
     public SelfCheck {
         phases = phases == null ? List.of() : phases;
@@ -96,6 +102,8 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      */
     public static final Duration CLIENT_DELAY_FLOOR = Duration.ofNanos(50_000);
     public static final String KEPT_UP = "the generator kept up";
+    /** The failure that starts the verdict of a run with no request outside warm-up: it is no point of a sweep. */
+    public static final String NOTHING_MEASURED = "no request was measured";
     /**
      * The share of the machine's CPU above which the verdict notes the client's cost: a server on
      * the same cores did not get that CPU (a note, not a failure: whether it mattered depends on
@@ -189,8 +197,8 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
             failures.add("schedule lag p99 " + Durations.format(p99) + " exceeds " + Durations.format(LAG_P99_LIMIT.toNanos()));
         }
         if (measuredRequests == 0) {
-            // nothing to judge is not a run that kept up (a sweep counted it as finished)
-            failures.add("no request was " + (open ? "scheduled" : "completed") + " outside warm-up: nothing was measured "
+            // nothing to judge is not a run that kept up (a sweep counted it as finished); said first
+            failures.add(0, NOTHING_MEASURED + ": none was " + (open ? "scheduled" : "completed") + " outside warm-up "
                     + "(lengthen the run or raise the rate)");
         }
         for (ClientStall stall : counts.stalls()) {
@@ -236,8 +244,9 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
             }
         }
         // when the server's saturation is all that failed, the headline says so rather than blame the generator
+        // nor does a run that measured nothing: it is no point of a curve, whoever is to blame
         String verdict = failures.isEmpty() ? KEPT_UP
-                : serverFailures == failures.size() ? String.join("; ", failures)
+                : serverFailures == failures.size() || measuredRequests == 0 ? String.join("; ", failures)
                 : "the generator did not keep up: " + String.join("; ", failures);
         List<String> notes = new ArrayList<>();
         if (cost.machineShare() > CPU_SHARE_NOTE) {

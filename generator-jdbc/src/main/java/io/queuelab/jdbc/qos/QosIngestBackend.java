@@ -1,17 +1,13 @@
 package io.queuelab.jdbc.qos;
 
 import io.queuelab.core.backend.OperationMix;
-import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.core.backend.SyncSession;
-import io.queuelab.jdbc.JdbcErrors;
+import io.queuelab.jdbc.JdbcFamilyBackend;
 import io.queuelab.jdbc.JdbcTarget;
 
 import java.sql.SQLException;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -25,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Guarantees: every line a session reports as done is committed, in the measurement of its
  * client; lines are numbered without gaps or repeats across the writers.
  */
-public final class QosIngestBackend implements SyncBackend {
+public final class QosIngestBackend extends JdbcFamilyBackend {
     /** The one operation: a result line. */
     public static final String OPERATION = "ingest-line";
 
@@ -35,10 +31,9 @@ public final class QosIngestBackend implements SyncBackend {
     private final long[][] ids;
     private final long[] measurementIds;
     private final AtomicLong sequence = new AtomicLong();
-    private final Map<String, Object> description = new LinkedHashMap<>();
-    private final List<QosLineWriter> writers = new CopyOnWriteArrayList<>();
 
     private QosIngestBackend(JdbcTarget target, QosSchema schema, String prefix, int clients) {
+        super(describe(target, schema, prefix, clients));
         this.target = target;
         this.schema = schema;
         this.prefix = prefix;
@@ -60,12 +55,15 @@ public final class QosIngestBackend implements SyncBackend {
                 b.measurementIds[c] = w.startMeasurement(b.ids[c]);
             }
         }
-        b.description.put("backend", "jdbc-qos-ingest");
-        b.description.put("jdbcUrl", target.redactedUrl());
-        b.description.put("schema", schema.number());
-        b.description.put("tables", schema.tables(b.prefix));
-        b.description.put("measurementClients", clients);
         return b;
+    }
+
+    private static Map<String, Object> describe(JdbcTarget target, QosSchema schema, String prefix, int clients) {
+        Map<String, Object> d = description("jdbc-qos-ingest", target);
+        d.put("schema", schema.number());
+        d.put("tables", schema.tables(prefix));
+        d.put("measurementClients", clients);
+        return d;
     }
 
     /** Lines handed out to writers so far. */
@@ -81,11 +79,10 @@ public final class QosIngestBackend implements SyncBackend {
     @Override
     public SyncSession openSession(int worker, long seed) throws SQLException {
         QosLineWriter writer = new QosLineWriter(target, schema, prefix);
-        writers.add(writer);
         SplittableRandom random = new SplittableRandom(seed);
         int[] results = new int[QosColumns.RESULTS.size()];
         int clients = ids.length;
-        return new SyncSession() {
+        return track(new SyncSession() {
             @Override
             public void execute(int operation) throws SQLException {
                 long n = sequence.getAndIncrement();
@@ -98,22 +95,6 @@ public final class QosIngestBackend implements SyncBackend {
             public void close() {
                 writer.close();
             }
-        };
-    }
-
-    @Override
-    public Map<String, Object> describe() {
-        return description;
-    }
-
-    @Override
-    public String classify(Throwable failure) {
-        return JdbcErrors.classify(failure);
-    }
-
-    @Override
-    public void close() {
-        writers.forEach(QosLineWriter::close);
-        writers.clear();
+        });
     }
 }

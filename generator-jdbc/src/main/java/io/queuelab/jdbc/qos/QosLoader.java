@@ -1,6 +1,7 @@
 package io.queuelab.jdbc.qos;
 
 import io.queuelab.jdbc.JdbcTarget;
+import io.queuelab.jdbc.LoadStop;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -30,9 +31,17 @@ public final class QosLoader {
     }
 
     private final JdbcTarget target;
+    private final LoadStop stop;
+    private Batch results; // the results table's batch of the load under way: its rows sent so far
 
     public QosLoader(JdbcTarget target) {
+        this(target, new LoadStop());
+    }
+
+    /** A loader that ends with {@link LoadStop.Interrupted} soon after {@code stop} is requested. */
+    public QosLoader(JdbcTarget target, LoadStop stop) {
         this.target = target;
+        this.stop = stop;
     }
 
     /** Loads {@code dataSet} into schema {@code schema}'s tables {@code qos<n>_...}. */
@@ -40,13 +49,19 @@ public final class QosLoader {
         String scratch = QosSchema.READ_BASE + schema.number() + "__loading_";
         String prefix = schema.prefix(QosSchema.READ_BASE);
         long started = System.nanoTime();
+        results = null;
         try (Connection c = target.connectForLoading(); Statement s = c.createStatement()) {
+            stop.running(s);
+            boolean replacing = false;
             try {
                 dropAll(s, schema, scratch);
                 for (String create : schema.createSql(scratch)) {
                     s.execute(create);
                 }
                 long rows = fill(s, schema, scratch, dataSet);
+                stop.check(""); // the last point of return: after it the schema's tables are replaced as a whole
+                stop.running(null); // a cancel between the DROP and the RENAME would leave no tables at all
+                replacing = true;
                 s.execute(String.format(Locale.ROOT, "ALTER TABLE %s COMMENT='queuelab seed 000 read data set: schema %d, scale %s, seed %d, %d runs, %d rows'",
                         schema.results(scratch), schema.number(), dataSet.scale(), dataSet.seed(), dataSet.runs().size(), rows));
                 dropAll(s, schema, prefix);
@@ -69,7 +84,15 @@ public final class QosLoader {
                 } catch (SQLException ignored) {
                     // the connection may be gone; the next load drops the scratch tables first
                 }
+                if (stop.requested() && !replacing) {
+                    // a cancelled statement fails with the server's "interrupted": what counts is what is left
+                    throw new LoadStop.Interrupted(String.format(Locale.ROOT, "schema %d: %,d of %,d result rows had been sent"
+                            + " into its scratch tables (%s*), which are dropped; nothing of it was loaded: its tables are as"
+                            + " they were before the load", schema.number(), results == null ? 0 : results.sent, dataSet.totalRows(), scratch));
+                }
                 throw e;
+            } finally {
+                stop.running(null);
             }
         }
     }
@@ -102,8 +125,8 @@ public final class QosLoader {
         }
     }
 
-    private static long fill(Statement s, QosSchema schema, String prefix, QosReadDataSet dataSet) throws SQLException {
-        Batch results = new Batch(s, "INSERT INTO " + schema.results(prefix) + " (" + resultHead(schema) + ") VALUES ");
+    private long fill(Statement s, QosSchema schema, String prefix, QosReadDataSet dataSet) throws SQLException {
+        results = new Batch(s, "INSERT INTO " + schema.results(prefix) + " (" + resultHead(schema) + ") VALUES ");
         Batch secondary = schema == QosSchema.THREE ? new Batch(s, "INSERT INTO " + schema.secondary(prefix)
                 + " (result_id, measurement_id, " + String.join(", ", QosColumns.SECONDARY) + ") VALUES ") : null;
         Batch measurements = schema == QosSchema.ONE ? null : new Batch(s, "INSERT INTO " + schema.measurements(prefix)
@@ -111,6 +134,7 @@ public final class QosLoader {
         int mainCount = QosColumns.MAIN.size();
         long resultId = 0;
         for (QosReadDataSet.Run run : dataSet.runs()) {
+            stop.check("");
             QosReadDataSet.RunRows rows = dataSet.rows(run);
             long[] id = rows.id();
             if (measurements != null) {
@@ -164,6 +188,7 @@ public final class QosLoader {
         private final String head;
         private final StringBuilder sql = new StringBuilder(ROWS_PER_INSERT * 400);
         private int rows;
+        private long sent; // rows sent to the server, the INSERT under way included
 
         Batch(Statement statement, String head) {
             this.statement = statement;
@@ -189,6 +214,7 @@ public final class QosLoader {
 
         void flush() throws SQLException {
             if (rows > 0) {
+                sent += rows;
                 statement.executeUpdate(sql.toString());
                 sql.setLength(0);
                 rows = 0;

@@ -1,18 +1,15 @@
 package io.queuelab.jdbc.qos;
 
 import io.queuelab.core.backend.OperationMix;
-import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.jdbc.JdbcErrors;
+import io.queuelab.jdbc.JdbcFamilyBackend;
 import io.queuelab.jdbc.JdbcTarget;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Seed 000's write test as a backend: worker w is measurement client w, one request writes one
@@ -27,7 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * every line a session reports as done is committed; a failed line is reported by its exception
  * (classified by {@link JdbcErrors}); a session whose connection broke fails its later lines.
  */
-public final class QosWriteBackend implements SyncBackend {
+public final class QosWriteBackend extends JdbcFamilyBackend {
     /** The one operation: a result line. */
     public static final String OPERATION = "write-line";
     /** Table name base of the write test's tables ({@code qosw1_results}, ...). */
@@ -38,17 +35,15 @@ public final class QosWriteBackend implements SyncBackend {
     private final String prefix;
     private final int rowsPerClient;
     private final int firstCustomer;
-    private final Map<String, Object> description;
-    private final List<QosWriteSession> sessions = new CopyOnWriteArrayList<>();
 
     private QosWriteBackend(JdbcTarget target, QosSchema schema, String prefix, int rowsPerClient, int firstCustomer,
                             Map<String, Object> description) {
+        super(description);
         this.target = target;
         this.schema = schema;
         this.prefix = prefix;
         this.rowsPerClient = rowsPerClient;
         this.firstCustomer = firstCustomer;
-        this.description = description;
     }
 
     /** Drops and creates the schema's tables under {@code <base><n>_}, empty. */
@@ -70,9 +65,7 @@ public final class QosWriteBackend implements SyncBackend {
         if (rowsPerClient < 1) {
             throw new IllegalArgumentException("rows per client must be at least 1, got " + rowsPerClient);
         }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("backend", "jdbc-qos-write");
-        d.put("jdbcUrl", target.redactedUrl());
+        Map<String, Object> d = description("jdbc-qos-write", target);
         d.put("schema", schema.number());
         d.put("tables", schema.tables(schema.prefix(base)));
         d.put("rowsPerClient", rowsPerClient);
@@ -101,24 +94,6 @@ public final class QosWriteBackend implements SyncBackend {
 
     @Override
     public QosWriteSession openSession(int worker, long seed) throws SQLException {
-        QosWriteSession s = new QosWriteSession(target, schema, prefix, rowsPerClient, firstCustomer + worker, seed);
-        sessions.add(s);
-        return s;
-    }
-
-    @Override
-    public Map<String, Object> describe() {
-        return description;
-    }
-
-    @Override
-    public String classify(Throwable failure) {
-        return JdbcErrors.classify(failure);
-    }
-
-    @Override
-    public void close() {
-        sessions.forEach(QosWriteSession::close);
-        sessions.clear();
+        return track(new QosWriteSession(target, schema, prefix, rowsPerClient, firstCustomer + worker, seed));
     }
 }

@@ -1,5 +1,6 @@
 package io.queuelab.jdbc.qos;
 
+import io.queuelab.core.log.AtomicFile;
 import io.queuelab.core.manifest.RunEnd;
 import io.queuelab.core.run.LoadRun;
 import io.queuelab.core.run.RunCompanion;
@@ -218,6 +219,6 @@ public final class QosWriteGrid {
                     r.cell().rowsPerClient(), r.warmupSeconds(), r.cycleSeconds().size(), r.meanSeconds(), r.relativeError(), r.converged(),
                     r.linesPerSecond()));
         }
-        Files.writeString(file, b);
+        AtomicFile.replace(file, tmp -> Files.writeString(tmp, b)); // whole or not at all: a full disk leaves no grid cut short
     }
 }

@@ -3,6 +3,8 @@ package io.queuelab.reports.data;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import com.fasterxml.jackson.core.JacksonException;
+import io.queuelab.core.log.InputErrors;
 import io.queuelab.core.log.LogFormat;
 
 import java.io.IOException;
@@ -145,7 +147,8 @@ public final class CsvRequestSource implements RequestSource {
             if (start < 0 || end < 0) {
                 throw new IOException("CSV request log " + file + " needs a header with a start column (scheduled|intended|start)"
                         + " and a completion column (completed|end|elapsed|latency), or JMeter's (timeStamp,elapsed,...,success)"
-                        + " or k6's (metric_name,timestamp,metric_value,...), see docs/csv-logs.md; got: " + String.join(",", header));
+                        + " or k6's (metric_name,timestamp,metric_value,...), see docs/csv-logs.md; got: "
+                        + InputErrors.quoted(String.join(",", header))); // the file's own bytes: escaped and cut
             }
             startColumn = start;
             startUnit = su;
@@ -177,7 +180,7 @@ public final class CsvRequestSource implements RequestSource {
                     .readValues(in);
             String[] header = null;
             while (header == null && hasNext(rows, file)) {
-                header = rows.next();
+                header = nextRow(rows, file);
                 if (header.length > 0 && header[0].startsWith("\uFEFF")) {
                     header[0] = header[0].substring(1); // a UTF-8 byte order mark, as spreadsheet programs write
                 }
@@ -207,13 +210,36 @@ public final class CsvRequestSource implements RequestSource {
     private static boolean hasNext(MappingIterator<String[]> rows, Path file) throws IOException {
         try {
             return rows.hasNextValue();
-        } catch (RuntimeException e) {
-            throw new IOException(file + ": not readable as CSV: " + firstLine(e.getMessage()));
+        } catch (IOException | RuntimeException e) {
+            throw unreadable(rows, file, e);
         }
     }
 
-    private static String firstLine(String s) {
-        return s == null ? "" : s.lines().findFirst().orElse("");
+    private static String[] nextRow(MappingIterator<String[]> rows, Path file) throws IOException {
+        try {
+            return rows.nextValue();
+        } catch (IOException | RuntimeException e) {
+            throw unreadable(rows, file, e);
+        }
+    }
+
+    /**
+     * A row the parser could not read, named by file and line in the user's terms (a field beyond
+     * the parser's bound, as a 50 MB one-line file has, is not "String value length ... exceeds
+     * ... StreamReadConstraints").
+     */
+    private static IOException unreadable(MappingIterator<String[]> rows, Path file, Exception e) {
+        JacksonException j = e instanceof JacksonException je ? je
+                : e.getCause() instanceof JacksonException cause ? cause : null;
+        long line = j == null ? 0 : InputErrors.line(j);
+        if (line <= 0) {
+            line = rows.getParser().currentLocation().getLineNr();
+        }
+        String why = j == null ? InputErrors.quoted(String.valueOf(e.getMessage()).lines().findFirst().orElse(""))
+                : InputErrors.problem(j);
+        boolean limit = why.startsWith("a field longer than");
+        return new IOException(file + (line > 0 ? " line " + line : "") + ": "
+                + (limit ? why + ": not a CSV request log" : "not readable as CSV: " + why), e);
     }
 
     private static String baseName(String name) {
@@ -247,7 +273,7 @@ public final class CsvRequestSource implements RequestSource {
                 }
                 fields = rows.nextValue();
             } catch (IOException | RuntimeException e) {
-                throw malformed("not readable as CSV: " + firstLine(e.getMessage()));
+                throw unreadable(rows, file, e);
             }
             // the parser stands after the row's line break, or at its end at the end of the file
             com.fasterxml.jackson.core.JsonLocation at = rows.getParser().currentLocation();

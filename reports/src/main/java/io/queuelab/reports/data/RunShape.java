@@ -58,6 +58,9 @@ public record RunShape(boolean closed, double level) {
 
     @Override
     public String toString() {
+        if (!closed && Double.isNaN(level)) {
+            return "open, no request measured"; // a run with nothing outside warm-up has no rate (was "open NaN/s")
+        }
         return closed ? "closed N=" + jobs() : String.format(java.util.Locale.ROOT, "open %.4g/s", level);
     }
 }

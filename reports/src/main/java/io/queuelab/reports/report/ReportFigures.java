@@ -1,7 +1,5 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.core.log.AtomicFile;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 
 import java.io.IOException;
@@ -44,9 +42,7 @@ final class ReportFigures {
         charts.put(unique, chart);
         String inline = CompactSvg.shareRepeatedPaths(CompactSvg.of(chart), drawnPaths);
         String png = String.format("%02d-%s.png", charts.size(), unique);
-        // encoded first: ImageIO's own writing hides a full disk behind "I/O error writing PNG file!"
-        byte[] bytes = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
-        AtomicFile.replace(pngDir.resolve(png), tmp -> Files.write(tmp, bytes));
+        PngFile.write(pngDir.resolve(png), chart);
         return "<figure class=\"chart\" id=\"" + Html.escape(unique) + "\">\n" + inline + "\n<figcaption>" + Html.escape(caption)
                 + " <a href=\"" + Html.escape(pngDirName + "/" + png) + "\">PNG</a></figcaption>\n</figure>\n";
     }
