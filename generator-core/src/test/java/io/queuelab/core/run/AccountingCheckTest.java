@@ -208,6 +208,31 @@ class AccountingCheckTest {
                 && c.failures().get(0).contains("300 % of the service p99 100."), c.failures()::toString);
     }
 
+    /**
+     * The healthy side of the same check, either side of its two thresholds: a hand-off above the
+     * floor but under 10 % of the service p99 passes, as does one over 10 % but under the floor
+     * (an in-process backend's near-zero service); above both, it fails.
+     */
+    @Test
+    void aClientDelayUnderEitherThresholdPassesTheHandOffCheck() {
+        long floor = SelfCheck.CLIENT_DELAY_FLOOR.toNanos();
+        long[][] cases = { // client delay, service, failures expected
+                {80_000, 1_000_000, 0},          // 8 % of the service, above the floor
+                {floor - 5_000, 100_000, 0},      // 45 % of the service, under the floor
+                {120_000, 1_000_000, 1},         // 12 % and above the floor
+        };
+        for (long[] k : cases) {
+            List<Request> all = arrivals();
+            for (Request r : all) {
+                r.sent = r.intended + k[0];
+                r.completed = r.sent + k[1];
+            }
+            SelfCheck c = check(logged(all), all.size(), all.size());
+            assertEquals(k[2], c.failures().size(), () -> java.util.Arrays.toString(k) + ": " + c.failures());
+            assertEquals(k[2] == 0, c.keptUp(), () -> java.util.Arrays.toString(k) + ": " + c.verdict());
+        }
+    }
+
     @Test
     void aLateDispatchIsPutBackInTimeOrderForTheGapTest() {
         ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
