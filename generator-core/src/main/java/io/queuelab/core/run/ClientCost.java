@@ -33,14 +33,27 @@ final class ClientCost {
      *
      * @param cpuSeconds        process CPU over the measured part
      * @param wallSeconds       its wall-clock length
-     * @param cores             the machine's cores
+     * @param cores             the cores this process may use (all the machine's, unless it was pinned)
      * @param gcSeconds         GC pause time over the measured part
      * @param gcCount           collections over the measured part
      * @param processCpuSeconds the process's CPU since the JVM started
      */
     record Measured(double cpuSeconds, double wallSeconds, int cores, double gcSeconds, long gcCount,
                     double processCpuSeconds) {
-        /** The share of the machine's CPU the client used, 0..1. */
+        /**
+         * Whether this process was given fewer CPUs than the machine has online (pinned, e.g. by
+         * {@code --cpu-split}): its CPU then comes from its own cores, not from a server's.
+         */
+        boolean pinned() {
+            try {
+                String online = java.nio.file.Files.readString(java.nio.file.Path.of("/sys/devices/system/cpu/online"));
+                return cores < io.queuelab.core.process.CpuSet.parse(online).size();
+            } catch (java.io.IOException | RuntimeException unknown) {
+                return false;
+            }
+        }
+
+        /** The share of the CPUs this process may use that the client used, 0..1. */
         double machineShare() {
             return wallSeconds <= 0 ? 0 : cpuSeconds / (wallSeconds * cores);
         }

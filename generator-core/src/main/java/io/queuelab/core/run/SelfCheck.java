@@ -250,7 +250,10 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 : "the generator did not keep up: " + String.join("; ", failures);
         List<String> notes = new ArrayList<>();
         if (cost.machineShare() > CPU_SHARE_NOTE) {
-            notes.add(String.format(Locale.ROOT, "the client used %.0f %% of the machine's %d cores outside warm-up: a server "
+            notes.add(cost.pinned()
+                    ? String.format(Locale.ROOT, "the client used %.0f %% of the %d cpu%s it was pinned to outside warm-up",
+                    cost.machineShare() * 100, cost.cores(), cost.cores() == 1 ? "" : "s")
+                    : String.format(Locale.ROOT, "the client used %.0f %% of the machine's %d cores outside warm-up: a server "
                     + "on the same machine did not get that CPU", cost.machineShare() * 100, cost.cores()));
         }
         return new SelfCheck(open, phases, p50, p99, arrivals.lag.getValueAtPercentile(99.9), arrivals.lag.getMaxValue(),

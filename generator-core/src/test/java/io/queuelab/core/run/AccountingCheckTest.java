@@ -233,6 +233,34 @@ class AccountingCheckTest {
         }
     }
 
+    /**
+     * The client's CPU note: on all the machine's cores it says a server there lost that CPU; on
+     * the cores it was pinned to (fewer than the machine's online cpus) it says only what it used.
+     */
+    @Test
+    void theCpuNoteSaysWhoseCpuTheClientUsed() {
+        int online = Runtime.getRuntime().availableProcessors();
+        ClientCost.Measured shared = new ClientCost.Measured(0.3, 1, online, 0, 0, 1);
+        List<Request> all = arrivals();
+        SelfCheck c = SelfCheck.evaluate(PLAN, finished(logged(all)), counts(all.size()), shared);
+        assertTrue(c.notes().stream().anyMatch(n -> n.contains("a server on the same machine did not get that CPU")), c.notes()::toString);
+        org.junit.jupiter.api.Assumptions.assumeTrue(online >= 2, "one cpu: this process cannot be pinned to fewer");
+        ClientCost.Measured pinned = new ClientCost.Measured(0.3, 1, online - 1, 0, 0, 1);
+        SelfCheck p = SelfCheck.evaluate(PLAN, finished(logged(arrivals())), counts(all.size()), pinned);
+        assertTrue(p.notes().stream().anyMatch(n -> n.startsWith("the client used ") && n.contains("it was pinned to")
+                && !n.contains("server")), p.notes()::toString);
+    }
+
+    private static ArrivalRecorder finished(ArrivalRecorder arrivals) {
+        arrivals.finish();
+        return arrivals;
+    }
+
+    private static SelfCheck.Counts counts(long n) {
+        return new SelfCheck.Counts(new long[] {n}, 0, new long[] {n}, 0, 4, new LogTotals(n, n, 0, 0, 0, Map.of()),
+                new double[] {1}, null);
+    }
+
     @Test
     void aLateDispatchIsPutBackInTimeOrderForTheGapTest() {
         ArrivalRecorder arrivals = new ArrivalRecorder(1, 1);
