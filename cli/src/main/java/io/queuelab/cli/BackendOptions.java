@@ -147,8 +147,7 @@ public final class BackendOptions implements AutoCloseable {
      * ({@link CpuSplitOptions}); call once the backend is open. Returns what the runs record.
      */
     public Placement place(java.io.PrintWriter err) {
-        List<Long> started = startedServers().stream().map(HostResourceSampler.SampledProcess::pid).toList();
-        return cpus.apply(started, err);
+        return cpus.apply(startedServers(), err);
     }
 
     /** The servers this command started: the embedded MariaDB, a local influxd. */

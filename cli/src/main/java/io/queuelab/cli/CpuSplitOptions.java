@@ -3,6 +3,7 @@ package io.queuelab.cli;
 import io.queuelab.core.manifest.Placement;
 import io.queuelab.core.process.CpuPinning;
 import io.queuelab.core.process.CpuSet;
+import io.queuelab.core.telemetry.HostResourceSampler;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -41,10 +42,10 @@ public final class CpuSplitOptions {
 
     /**
      * Applies the split to the servers this command started and to this JVM, and returns the
-     * placement to record. {@code started} are the pids of servers queuelab started (empty for none).
+     * placement to record. {@code started} are the server processes queuelab started (empty for none).
      * {@link #restore} gives the JVM its CPUs back.
      */
-    Placement apply(List<Long> started, PrintWriter err) {
+    Placement apply(List<HostResourceSampler.SampledProcess> started, PrintWriter err) {
         CpuSet available = available();
         Sides asked = sides(available);
         if (started.isEmpty()) {
@@ -60,8 +61,8 @@ public final class CpuSplitOptions {
             note = split.equals(NONE) ? null : "not pinned: " + available.size() + " cpu available to queuelab (" + available + ")";
         } else {
             try {
-                for (long pid : started) {
-                    CpuPinning.pin(pid, asked.server);
+                for (HostResourceSampler.SampledProcess server : started) {
+                    CpuPinning.pin(server.pid(), asked.server);
                 }
                 before = available;
                 CpuPinning.pin(ProcessHandle.current().pid(), asked.client);
@@ -98,11 +99,11 @@ public final class CpuSplitOptions {
     }
 
     /** The server's side as the kernel reports it now: the union of its processes' CPUs. */
-    private static Placement.Side serverSide(List<Long> pids) {
+    private static Placement.Side serverSide(List<HostResourceSampler.SampledProcess> servers) {
         List<Integer> cpus = new ArrayList<>();
-        for (long pid : pids) {
+        for (HostResourceSampler.SampledProcess server : servers) {
             try {
-                cpus.addAll(CpuSet.of(pid).cpus());
+                cpus.addAll(CpuSet.of(server.pid()).cpus());
             } catch (IOException ended) {
                 // a server that already ended has no CPUs to report; the others still say theirs
             }

@@ -274,8 +274,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** Splits the CPUs between the servers the demo started and itself; every later run records the placement. */
     private void place(List<HostResourceSampler.SampledProcess> servers, PrintWriter w) {
-        Placement where = cpus.apply(servers.stream().map(HostResourceSampler.SampledProcess::pid).toList(),
-                spec.commandLine().getErr());
+        Placement where = cpus.apply(servers, spec.commandLine().getErr());
         generator.placement(where);
         w.println(io.queuelab.core.summary.SummaryText.placement(where));
         w.flush();
