@@ -8,19 +8,25 @@ import java.util.List;
 
 /**
  * What a candidate model is fitted to: the open runs (sorted by arrival rate), each reduced to its
- * {@link Mm1Point}, the system's limits, and the seed of every simulation a fit runs.
+ * {@link Mm1Point}, the closed runs (sorted by N: only the models measured from closed runs, such
+ * as the dirty-page-buffer model, use them), the system's limits, and the seed of every simulation
+ * a fit runs.
  */
-public record FitData(List<RunData> runs, List<Mm1Point> points, SystemLimits limits, long seed) {
+public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> closedRuns, SystemLimits limits, long seed) {
     public FitData {
         runs = List.copyOf(runs);
         points = List.copyOf(points);
+        closedRuns = List.copyOf(closedRuns);
     }
 
-    /** The open runs with a successful request among {@code runs}, sorted by arrival rate. */
+    /** The runs with a successful request among {@code runs}: the open ones sorted by arrival rate, the closed by N. */
     public static FitData of(List<RunData> runs, SystemLimits limits, long seed) {
-        List<RunData> open = runs.stream().filter(r -> RunShape.of(r).open() && r.okCount() > 0)
+        List<RunData> measured = runs.stream().filter(r -> r.okCount() > 0).toList();
+        List<RunData> open = measured.stream().filter(r -> RunShape.of(r).open())
                 .sorted(Comparator.comparingDouble(RunData::arrivalRate)).toList();
-        return new FitData(open, open.stream().map(Mm1Point::of).toList(), limits, seed);
+        List<RunData> closed = measured.stream().filter(r -> RunShape.of(r).closed())
+                .sorted(Comparator.comparingInt(r -> RunShape.of(r).jobs())).toList();
+        return new FitData(open, open.stream().map(Mm1Point::of).toList(), closed, limits, seed);
     }
 
     /**
