@@ -144,10 +144,12 @@ public final class BackendOptions implements AutoCloseable {
 
     /**
      * Splits the CPUs between the server this command started (if any) and the generator
-     * ({@link CpuSplitOptions}); call once the backend is open. Returns what the runs record.
+     * ({@link CpuSplitOptions}); call once the backend is open. {@code statedCores} are the cores
+     * of a server queuelab did not start ({@code --server-cores}), or null. Returns what the runs record.
      */
-    public Placement place(java.io.PrintWriter err) {
-        return cpus.apply(startedServers(), err);
+    public Placement place(Integer statedCores, java.io.PrintWriter err) {
+        return cpus.apply(startedServers(), serverPid == null ? List.of()
+                : List.of(new HostResourceSampler.SampledProcess("server", serverPid, serverDataDir)), statedCores, err);
     }
 
     /** The servers this command started: the embedded MariaDB, a local influxd. */

@@ -1,6 +1,8 @@
 package io.queuelab.cli;
 
 import io.queuelab.cassandra.node.LocalCassandraCluster;
+import io.queuelab.core.process.CpuPinning;
+import io.queuelab.core.process.CpuSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -54,8 +56,14 @@ public final class CassandraCommand implements Runnable {
         @Option(names = "--start-timeout", defaultValue = "180", description = "Seconds to wait for each node (default: ${DEFAULT-VALUE}).")
         int startTimeoutSeconds;
 
+        @Option(names = "--cpus", paramLabel = "LIST",
+                description = "Pin every node to these cpus (e.g. 0 or 0-1), so that a generator on the others measures the nodes "
+                        + "rather than its wait for a core; status shows each node's cpus. Default: not pinned.")
+        String cpus;
+
         @Override
         public Integer call() throws Exception {
+            CpuSet pinTo = cpus == null ? null : nodeCpus(cpus);
             LocalCassandraCluster.Settings defaults = LocalCassandraCluster.defaults();
             LocalCassandraCluster.Settings settings = new LocalCassandraCluster.Settings(nodes, heap, nativePort,
                     defaults.storagePort(), defaults.jmxPortBase(), defaults.clusterName(),
@@ -64,9 +72,36 @@ public final class CassandraCommand implements Runnable {
                     + parent.directory.toAbsolutePath() + " (first start resolves the jars with Maven)");
             LocalCassandraCluster cluster = LocalCassandraCluster.start(parent.directory, settings, true,
                     Duration.ofSeconds(startTimeoutSeconds));
+            if (pinTo != null) {
+                for (var node : cluster.nodes()) {
+                    if (node.process().isPresent()) {
+                        CpuPinning.pin(node.process().get().pid(), pinTo);
+                    }
+                }
+            }
             cluster.status().forEach(System.out::println);
             System.out.println("contact points: " + cluster.contactPointsOption());
+            if (pinTo != null) {
+                CpuSet rest = CpuSet.ofThisThread().minus(pinTo);
+                System.out.println("the nodes run on cpus " + pinTo + (rest.isEmpty() ? "" : "; run the generator on the others "
+                        + "(taskset -c " + rest + " ./queuelab run --backend cassandra ... --server-cores " + pinTo.size()
+                        + "), or give it --server-pid PID --telemetry-interval 1s to record the node's cpus"));
+            }
             return 0;
+        }
+
+        /** The cpus asked for, refused in one line before anything starts when this machine does not offer them all. */
+        private static CpuSet nodeCpus(String list) throws java.io.IOException {
+            CpuSet asked = CpuSet.parse(list);
+            CpuSet available = CpuSet.ofThisThread();
+            if (asked.isEmpty()) {
+                throw new IllegalArgumentException("--cpus names no cpu");
+            }
+            if (!asked.minus(available).isEmpty()) {
+                throw new IllegalArgumentException("--cpus " + list + ": cpu " + asked.minus(available) + " is not one of this process's ("
+                        + available + ")");
+            }
+            return asked;
         }
     }
 

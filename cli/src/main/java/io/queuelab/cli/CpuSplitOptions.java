@@ -21,11 +21,14 @@ import java.util.List;
  * rounded up, and the generator the rest (1 and 1 on 2 CPUs); {@code none} leaves both on all of
  * them; {@code SERVER/CLIENT} names the two cpu lists (e.g. {@code 0/1}, {@code 0-2/3}). The split is
  * applied with {@link CpuPinning} once the server runs, and the placement the kernel then reports
- * is what the manifest records. For a server queuelab does not start, {@code validate}'s
- * {@code --server-cores} states its cores instead. Guarantees: a list naming a CPU this process may not use, server and
- * client lists that overlap, an empty side, or a split asked for with no server to place is a
- * one-line {@link IllegalArgumentException}; a machine where pinning fails (no taskset, a container
- * that forbids it) gets one line on stderr and a placement whose note says "not pinned: why".
+ * is what the manifest records. A server queuelab does not start is not pinned: its side is the
+ * affinity the kernel gives the process named by {@code --server-pid} (a server on this machine), or
+ * the cores {@code --server-cores} states (a server elsewhere), or unknown. Guarantees: a list naming
+ * a CPU this process may not use, server and client lists that overlap, an empty side, a split asked
+ * for with no server to place, or {@code --server-cores} not a whole number >= 1 or given for a server
+ * queuelab starts is a one-line {@link IllegalArgumentException}; a machine where pinning fails (no
+ * taskset, a container that forbids it) gets one line on stderr and a placement whose note says
+ * "not pinned: why".
  */
 public final class CpuSplitOptions {
     static final String AUTO = "auto";
@@ -37,6 +40,7 @@ public final class CpuSplitOptions {
                     + "0-2/3. The manifest records both sides (default ${DEFAULT-VALUE}).")
     String split = AUTO;
 
+
     /** This JVM's CPUs before {@link #apply} pinned it; null while it is not pinned. */
     private CpuSet before;
 
@@ -46,15 +50,33 @@ public final class CpuSplitOptions {
      * {@link #restore} gives the JVM its CPUs back.
      */
     Placement apply(List<HostResourceSampler.SampledProcess> started, PrintWriter err) {
+        return apply(started, List.of(), null, err);
+    }
+
+    /**
+     * As {@link #apply(List, PrintWriter)}, for a server the user runs: {@code observed} its processes
+     * on this machine ({@code --server-pid}), not pinned, their CPUs recorded as the server's side;
+     * else {@code statedCores} ({@code --server-cores}), its cores as stated; null for neither.
+     */
+    Placement apply(List<HostResourceSampler.SampledProcess> started, List<HostResourceSampler.SampledProcess> observed,
+                    Integer statedCores, PrintWriter err) {
         CpuSet available = available();
         Sides asked = sides(available);
         if (started.isEmpty()) {
             if (asked != null && !split.equals(AUTO)) {
                 throw new IllegalArgumentException("--cpu-split " + split + " places a server queuelab starts, and this command "
-                        + "starts none (for a server of your own: taskset -c LIST ./queuelab ..., and validate "
-                        + "--server-cores C)");
+                        + "starts none (for a server of your own: taskset -c LIST ./queuelab ..., and --server-cores C or "
+                        + "--server-pid PID)");
             }
-            return new Placement(Placement.Side.ofThisThread(), null, NONE, null);
+            Placement.Side server = observed.isEmpty() ? null : serverSide(observed, "--server-pid's affinity");
+            if (server == null && statedCores != null) {
+                server = new Placement.Side(null, statedCores, "--server-cores");
+            }
+            return new Placement(Placement.Side.ofThisThread(), server, NONE, null);
+        }
+        if (statedCores != null) {
+            throw new IllegalArgumentException("--server-cores states the cores of a server queuelab does not start; the one this "
+                    + "command starts gets its cpus from --cpu-split, read back from the kernel");
         }
         String note = null;
         if (asked == null) {
@@ -74,7 +96,7 @@ public final class CpuSplitOptions {
             err.println("queuelab: the server and the generator share cpus " + available + " (" + note + ")");
             err.flush();
         }
-        return new Placement(Placement.Side.ofThisThread(), serverSide(started), split, note);
+        return new Placement(Placement.Side.ofThisThread(), serverSide(started, "the server process's affinity"), split, note);
     }
 
     /**
@@ -99,7 +121,7 @@ public final class CpuSplitOptions {
     }
 
     /** The server's side as the kernel reports it now: the union of its processes' CPUs. */
-    private static Placement.Side serverSide(List<HostResourceSampler.SampledProcess> servers) {
+    private static Placement.Side serverSide(List<HostResourceSampler.SampledProcess> servers, String source) {
         List<Integer> cpus = new ArrayList<>();
         for (HostResourceSampler.SampledProcess server : servers) {
             try {
@@ -109,7 +131,7 @@ public final class CpuSplitOptions {
             }
         }
         CpuSet union = new CpuSet(cpus);
-        return union.isEmpty() ? null : new Placement.Side(union.toString(), union.size(), "the server process's affinity");
+        return union.isEmpty() ? null : new Placement.Side(union.toString(), union.size(), source);
     }
 
     private static CpuSet available() {

@@ -27,9 +27,6 @@ public final class ModelOptions {
     @Option(names = "--connections", paramLabel = "K", description = "client-ps: the client's connections K (a FIFO queue in front of them).")
     Integer connections;
 
-    @Option(names = "--server-cores", paramLabel = "C", description = "client-ps: the server's cores c shared by the requests holding a connection.")
-    Integer serverCores;
-
     @Option(names = "--p", description = "Load dependency of mm1-ld, 0 <= p < 1.")
     Double loadDependency;
 
@@ -48,8 +45,11 @@ public final class ModelOptions {
     @Option(names = "--dp", description = "dpb: time to write one dirty page T_dp (default Table 1: exp:0.00433).")
     String dirtyPage;
 
-    /** The model the options describe; every inconsistency is a one-line IllegalArgumentException. */
-    public Model model() throws IOException {
+    /**
+     * The model the options describe, with {@code serverCores} the command's {@code --server-cores}
+     * (client-ps's c; null when not given); every inconsistency is a one-line IllegalArgumentException.
+     */
+    public Model model(Integer serverCores) throws IOException {
         refuse(model == null, "give the model: --model mm1, mm1-ps, mm1-ld, client-ps or dpb");
         boolean dpb = "dpb".equals(model);
         boolean ld = "mm1-ld".equals(model);

@@ -36,6 +36,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     BackendOptions backend;
 
+    @Mixin
+    ServerCoresOption serverCores;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory to create (must not exist); default runs/run-<time>.")
     Path out;
 
@@ -52,6 +55,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Integer statedCores = serverCores.value();
         if (printPlan) {
             spec.commandLine().getOut().printf(java.util.Locale.ROOT, "plan: %.3f s of phases, drain timeout %.3f s%n",
                     load.plan().totalDuration().toNanos() / 1e9, generator.drainTimeout.toNanos() / 1e9);
@@ -67,7 +71,7 @@ public final class RunCommand implements Callable<Integer> {
         settings.putAll(backend.settings());
         RunResult result;
         try (BackendOptions server = backend; Backend b = server.open(config.seed())) {
-            RunConfig placed = config.withPlacement(server.place(spec.commandLine().getErr()));
+            RunConfig placed = config.withPlacement(server.place(statedCores, spec.commandLine().getErr()));
             result = execute(placed, b, settings, spec.commandLine().getOut(), server.companion(config.nodeIndex()));
         }
         return strict && !result.selfCheck().keptUp() ? 1 : 0;

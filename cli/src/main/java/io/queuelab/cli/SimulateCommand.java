@@ -35,6 +35,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @Mixin
     ModelOptions model;
 
+    @Mixin
+    ServerCoresOption serverCores;
+
     @ArgGroup(exclusive = true, multiplicity = "1")
     Load load;
 
@@ -84,7 +87,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Model m = model.model();
+        Model m = model.model(serverCores.value());
         ArrivalProcess arrivalProcess = arrivalProcess();
         Simulation simulation = Simulation.of(m, arrivalProcess).replications(replications).seed(seed)
                 .confidence(confidence).removeWarmup(!keepWarmup);

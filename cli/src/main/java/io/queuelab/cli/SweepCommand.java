@@ -77,11 +77,15 @@ public final class SweepCommand implements Callable<Integer> {
     @Mixin
     BackendOptions backend;
 
+    @Mixin
+    ServerCoresOption serverCores;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        serverCores.value(); // a bad count is refused before anything starts
         if (fractions != null) {
             ModelOptions.refuse(rates != null || closed != null || simulate, "--fractions replaces --rates and --closed, on a backend");
             return capacitySweep();
@@ -95,13 +99,13 @@ public final class SweepCommand implements Callable<Integer> {
             }
         }
         if (simulate) {
-            simulate(dir, levels, model.model(), duration, warmup, generator.seed, spec.commandLine().getOut());
+            simulate(dir, levels, model.model(serverCores.value()), duration, warmup, generator.seed, spec.commandLine().getOut());
             return 0;
         }
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep: add --simulate");
         generator.defaultWorkers(backend.defaultWorkers());
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
-            generator.placement(server.place(spec.commandLine().getErr()));
+            generator.placement(server.place(serverCores.value(), spec.commandLine().getErr()));
             run(dir, levels, duration, warmup, constant, generator, b, server.companion(), backend.settings(), spec.commandLine().getOut());
         }
         return 0;
@@ -115,7 +119,7 @@ public final class SweepCommand implements Callable<Integer> {
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep");
         java.io.PrintWriter w = spec.commandLine().getOut();
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
-            generator.placement(server.place(spec.commandLine().getErr()));
+            generator.placement(server.place(serverCores.value(), spec.commandLine().getErr()));
             Map<String, Object> settings = new LinkedHashMap<>(backend.settings());
             CapacitySweep.Probe probe = CapacitySweep.probe(dir, probeJobs, probeDuration, warmup, generator, b, server.companion(), settings, w);
             run(dir, probe.levels(checked), duration, warmup, constant, generator, b, server.companion(), settings, w);

@@ -33,8 +33,8 @@ public final class ValidateCommand implements Callable<Integer> {
             description = "The candidate models (default: all of ${COMPLETION-CANDIDATES}).", completionCandidates = ModelNames.class)
     String models;
 
-    @Option(names = "--server-cores", paramLabel = "C", description = "The server's cores c (default: the manifest's, else fitted).")
-    Integer serverCores;
+    @picocli.CommandLine.Mixin
+    ServerCoresOption serverCores;
 
     @Option(names = "--connections", paramLabel = "K",
             description = "The client's connections K (default: the manifest's workers or in-flight bound, else the log's sent column).")
@@ -52,7 +52,7 @@ public final class ValidateCommand implements Callable<Integer> {
             OutputPath.requireWritable(json, "--json");
         }
         var result = HeldOutValidation.run(runs, holdout, models == null ? CandidateModels.ALL : CandidateModels.named(models),
-                connections, serverCores, seed);
+                connections, serverCores.value(), seed);
         System.out.print(HeldOutValidation.toTable(result));
         if (json != null) {
             HeldOutValidation.writeJson(result, json);

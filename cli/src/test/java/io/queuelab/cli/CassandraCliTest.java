@@ -101,10 +101,14 @@ class CassandraCliTest {
     }
 
     @Test
-    void statusOfADirectoryWithoutAClusterIsOneLine(@TempDir Path empty) {
+    void statusOfADirectoryWithoutAClusterIsOneLine(@TempDir Path empty) throws Exception {
         CliTestSupport.Result result = CliTestSupport.run("cassandra", "status", "--dir", empty.toString());
         assertOneLineError(result, "no Cassandra cluster recorded in " + empty);
         assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--nodes", "12"),
                 "--nodes must be 1..9");
+        // cpus this process may not use, or none, are refused before anything starts
+        assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", "4095"), "--cpus 4095: cpu 4095");
+        assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", "x"), "'x' is not a cpu list");
+        assertEquals(0, java.nio.file.Files.list(empty).count(), "nothing created");
     }
 }

@@ -34,14 +34,18 @@ class CassandraDemoTest {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
+        // the node pinned to the first cpu of this process's: status reads back what the kernel says of its pid
+        io.queuelab.core.process.CpuSet mine = io.queuelab.core.process.CpuSet.ofThisThread();
+        String first = Integer.toString(mine.cpus().get(0));
         CliTestSupport.Result start = CliTestSupport.run("cassandra", "start", "--dir", node.toString(), "--native-port",
-                Integer.toString(port));
+                Integer.toString(port), "--cpus", first);
         try {
             assertEquals(0, start.exitCode(), start.err() + start.out());
             assertTrue(start.out().contains("contact points: 127.0.0.1:" + port), start.out());
             CliTestSupport.Result up = CliTestSupport.run("cassandra", "status", "--dir", node.toString());
             assertEquals(0, up.exitCode(), up.err() + up.out());
-            assertTrue(up.out().matches("(?s)node 1 127\\.0\\.0\\.1:" + port + " pid \\d+ up \\(CQL answers\\)\\s*"), up.out());
+            assertTrue(up.out().matches("(?s)node 1 127\\.0\\.0\\.1:" + port + " pid \\d+ cpus " + first + " up \\(CQL answers\\)\\s*"),
+                    up.out());
             demo(port);
         } finally {
             CliTestSupport.Result stop = CliTestSupport.run("cassandra", "stop", "--dir", node.toString());

@@ -81,6 +81,8 @@ class DemoCommandTest {
                 {"run", "--jdbc-url", "jdbc:mysql://127.0.0.1:9/test", "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
                 {"run", "--embedded-dir", DB, "--table", "no_such_table", "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
                 {"run", "--embedded-dir", DB, "--workload", badWorkload.toString(), "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
+                // the server queuelab starts has its cores from the split, not from a statement
+                {"run", "--embedded-dir", DB, "--server-cores", "2", "--rate", "5", "--duration", "1s", "--out", dir.resolve("x").toString()},
         };
         CliTestSupport.assertEachIsRefused(cases);
         // a split that cannot be: refused before the server starts, in one line

@@ -70,10 +70,28 @@ class RunCommandTest {
             assertEquals(Long.toString(server.pid()), sleeper.get(0)[2]);
             assertTrue(Long.parseLong(client.get(client.size() - 1)[3]) > Long.parseLong(client.get(0)[3]), "the client's CPU grows");
             assertFalse(sleeper.get(0)[9].isEmpty(), "the data directory's size");
+            // a server of the user's own on this machine is not pinned, but its cpus are what the kernel gives its pid
+            io.queuelab.core.manifest.Placement.Side side = Manifest.read(run).placement().orElseThrow().server();
+            io.queuelab.core.process.CpuSet cpus = io.queuelab.core.process.CpuSet.of(server.pid());
+            assertEquals(cpus.toString(), side.cpus());
+            assertEquals(cpus.size(), side.cores());
+            assertEquals("--server-pid's affinity", side.source());
         } finally {
             server.destroy();
             server.waitFor();
         }
+    }
+
+    /** A server elsewhere: the cores the user states are the manifest's (the models' c), and the summary says where they came from. */
+    @Test
+    void theCoresOfAServerElsewhereAreRecordedAsStated() throws Exception {
+        Path run = dir.resolve("stated");
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "mm1", "--mu", "1000", "--rate", "50", "--duration", "1s",
+                "--server-cores", "4", "--out", run.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        io.queuelab.core.manifest.Placement.Side side = Manifest.read(run).placement().orElseThrow().server();
+        assertEquals(new io.queuelab.core.manifest.Placement.Side(null, 4, "--server-cores"), side);
+        assertTrue(r.out().contains("cpus: server (4 cores, --server-cores)"), r.out());
     }
 
     @Test
@@ -117,6 +135,9 @@ class RunCommandTest {
                 {"run", "--backend", "noop", "--rate", "5", "--telemetry-interval", "0s", "--out", dir.resolve("a").toString()},
                 {"run", "--backend", "noop", "--rate", "5", "--telemetry-interval", "1s", "--server-pid", "999999999", "--out", dir.resolve("a").toString()},
                 {"run", "--backend", "noop", "--rate", "5", "--server-data-dir", "x", "--telemetry-interval", "1s", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--server-cores", "0", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--server-cores", "-2", "--out", dir.resolve("a").toString()},
+                {"run", "--backend", "noop", "--rate", "5", "--server-cores", "1.5", "--out", dir.resolve("a").toString()},
                 {"summary", dir.resolve("missing").toString()},
                 {"summary", existing.toString()},
                 {"export", dir.resolve("missing").toString(), "--csv"},

@@ -159,16 +159,25 @@ public final class LocalCassandraCluster implements AutoCloseable {
                 .collect(Collectors.joining(","));
     }
 
-    /** One line per node: address, pid, and whether CQL answers. */
+    /** One line per node: address, pid, the cpus the kernel lets it run on, and whether CQL answers. */
     public List<String> status() {
         List<String> lines = new ArrayList<>();
         for (CassandraNode node : nodes) {
             String where = "node " + node.spec().index() + " " + node.spec().address() + ":" + node.spec().nativePort();
             lines.add(node.process()
-                    .map(handle -> where + " pid " + handle.pid() + (node.portAnswers() ? " up (CQL answers)" : " starting"))
+                    .map(handle -> where + " pid " + handle.pid() + cpus(handle.pid())
+                            + (node.portAnswers() ? " up (CQL answers)" : " starting"))
                     .orElse(where + " stopped"));
         }
         return lines;
+    }
+
+    private static String cpus(long pid) {
+        try {
+            return " cpus " + io.queuelab.core.process.CpuSet.of(pid);
+        } catch (IOException gone) {
+            return ""; // ended between the two reads: the next status says stopped
+        }
     }
 
     /** Stops every node of this directory that runs; returns how many were stopped. */
