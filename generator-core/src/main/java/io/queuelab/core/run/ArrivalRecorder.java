@@ -22,7 +22,8 @@ import java.util.SplittableRandom;
  *       evidence, independent of any counter, that a request was lost or duplicated.</li>
  *   <li>Per phase outside warm-up: the client's added delay (sent - intended) of the requests that
  *       found an idle worker at their instant, and the service time (completed - sent) of ok
- *       requests; what the client adds is judged against what the server takes.</li>
+ *       requests; and of the ok requests that found an idle worker, both their response (completed -
+ *       intended) and their service: what the client's delay did to the distribution measured.</li>
  * </ul>
  */
 final class ArrivalRecorder {
@@ -31,6 +32,8 @@ final class ArrivalRecorder {
     final Histogram lag = new Histogram(MAX_NANOS, 3);
     private final Histogram[] clientDelay;
     private final Histogram[] service;
+    private final Histogram[] idleResponse;
+    private final Histogram[] idleService;
     private final long[] dispatched;
     private final long[] serviceNanos;
     private final long[] lastCompleted;
@@ -51,11 +54,15 @@ final class ArrivalRecorder {
         gaps = new GapSample[phases];
         clientDelay = new Histogram[phases];
         service = new Histogram[phases];
+        idleResponse = new Histogram[phases];
+        idleService = new Histogram[phases];
         SplittableRandom random = new SplittableRandom(seed);
         for (int p = 0; p < phases; p++) {
             gaps[p] = new GapSample(random);
             clientDelay[p] = new Histogram(MAX_NANOS, 3);
             service[p] = new Histogram(MAX_NANOS, 3);
+            idleResponse[p] = new Histogram(MAX_NANOS, 3);
+            idleService[p] = new Histogram(MAX_NANOS, 3);
         }
     }
 
@@ -74,6 +81,10 @@ final class ArrivalRecorder {
             }
             if (outcome == LogFormat.OK) {
                 service[r.phase].recordValue(clamp(r.completed - r.sent));
+                if (r.idleWorker) {
+                    idleResponse[r.phase].recordValue(clamp(r.completed - r.intended));
+                    idleService[r.phase].recordValue(clamp(r.completed - r.sent));
+                }
             }
         }
         if (r.seq < 0) {
@@ -169,6 +180,16 @@ final class ArrivalRecorder {
 
     Histogram service(int phase) {
         return service[phase];
+    }
+
+    /** Response times (completed - intended) of the ok requests that found an idle worker. */
+    Histogram idleResponse(int phase) {
+        return idleResponse[phase];
+    }
+
+    /** Service times (completed - sent) of the same requests as {@link #idleResponse}. */
+    Histogram idleService(int phase) {
+        return idleService[phase];
     }
 
     /** The sampled realized gaps of a phase, in seconds. */

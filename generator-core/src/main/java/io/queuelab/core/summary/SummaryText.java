@@ -179,9 +179,15 @@ public final class SummaryText {
             b.append(p.warmup() ? " (warm-up)\n" : "\n");
             if (!p.warmup() && p.clientDelayP99Nanos() >= 0) {
                 b.append(String.format(Locale.ROOT, "    client hand-off p50 %s p99 %s (%d requests found an idle worker) "
-                                + "beside service p99 %s%n",
+                                + "beside service p99 %s",
                         Durations.format(p.clientDelayP50Nanos()), Durations.format(p.clientDelayP99Nanos()),
                         p.idleWorkerRequests(), Durations.format(p.serviceP99Nanos())));
+                if (p.clientAddedP99Nanos() >= 0) {
+                    b.append(String.format(Locale.ROOT, "; their response p99 %s against their service p99 %s (+%s)",
+                            Durations.format(p.idleWorkerResponseP99Nanos()), Durations.format(p.idleWorkerServiceP99Nanos()),
+                            Durations.format(p.clientAddedP99Nanos())));
+                }
+                b.append('\n');
             }
         }
         if (c.openLoop()) {
