@@ -246,7 +246,20 @@ class RunSignalsTest {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void ctrlCWhileTheServerOfALoadStartsSaysSoInOneLineAndLeavesNoServer() throws Exception {
+        ctrlCWhileTheServerOfALoadStarts(dir.resolve("db"), 300);
+    }
+
+    /** The same in a data directory installed before, so the signal finds mariadbd itself starting (50 ms in). */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void ctrlCWhileTheInstalledServerOfALoadStartsSaysSoInOneLineAndLeavesNoServer() throws Exception {
         Path embedded = dir.resolve("db");
+        Process first = queuelab(List.of("load", "--tuples", "10", "--embedded-dir", embedded.toString()));
+        assertTrue(first.waitFor(120, TimeUnit.SECONDS) && first.exitValue() == 0, Files.readString(dir.resolve("console.txt")));
+        ctrlCWhileTheServerOfALoadStarts(embedded, 50);
+    }
+
+    private void ctrlCWhileTheServerOfALoadStarts(Path embedded, long afterMillis) throws Exception {
         Process p = queuelab(List.of("load", "--tuples", "1000", "--embedded-dir", embedded.toString()));
         try {
             long deadline = System.nanoTime() + 90_000_000_000L;
@@ -255,7 +268,7 @@ class RunSignalsTest {
                 assertTrue(System.nanoTime() < deadline, "no server started");
                 Thread.sleep(20);
             }
-            Thread.sleep(300); // inside its start, before it accepts connections
+            Thread.sleep(afterMillis); // inside its start, before it accepts connections
             List<ProcessHandle> children = p.toHandle().descendants().toList();
             assertFalse(children.isEmpty(), "the server and its watchdog");
             signal(p, "INT");
