@@ -72,6 +72,7 @@ public final class FitCommand implements Callable<Integer> {
             List<Path> expanded = RunArguments.expand(runs);
             refuseTwice(expanded);
             List<RunData> measured = RunArguments.read(expanded);
+            FitData.leftOut(measured).forEach(System.out::println); // first: runs that are no point of the fit
             FitData data = FitData.of(measured, SystemLimits.of(measured, null, null), seed).requireRates(2, "an M/M/1 fit");
             refuseOneRate(data.points());
             List<CandidateModel> models = new java.util.ArrayList<>(CandidateModels.named("mm1-paper,mm1"));

@@ -54,6 +54,26 @@ public final class JdbcConnectionOptions {
      * @throws IllegalArgumentException for contradictory options or an unset password variable
      * @throws IOException              when the password file or the embedded server fails
      */
+    /**
+     * {@link #open()} for {@code command}, a signal meanwhile ending the command with one line on
+     * {@code err} that says where it was and that {@code nothing} (what was not done), and no server
+     * left running ({@link RunSignals#whileWaitingForServer}).
+     */
+    public JdbcEnvironment open(java.io.PrintWriter err, String command, String nothing) throws IOException {
+        String waiting = isEmbedded() ? "while the embedded server was starting" : "while connecting to the server";
+        try (RunSignals starting = RunSignals.whileWaitingForServer(err, command, waiting, nothing)) {
+            JdbcEnvironment environment;
+            try {
+                environment = open();
+            } catch (IOException | RuntimeException e) {
+                starting.awaitExitIfInterrupted(); // the start failed because the exit stopped the server: said already
+                throw e;
+            }
+            starting.awaitExitIfInterrupted(); // the signal came as the start ended: the exit stops the server
+            return environment;
+        }
+    }
+
     public JdbcEnvironment open() throws IOException {
         if (passwordEnv != null && passwordFile != null) {
             throw new IllegalArgumentException("give the password by --password-env or by --password-file, not both");

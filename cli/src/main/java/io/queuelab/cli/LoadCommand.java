@@ -78,7 +78,7 @@ public final class LoadCommand implements Callable<Integer> {
             case "insert" -> WisconsinLoader.Method.MULTI_ROW_INSERT;
             default -> throw new IllegalArgumentException("--method must be auto, infile or insert, not '" + method + "'");
         };
-        try (JdbcEnvironment db = connection.open()) {
+        try (JdbcEnvironment db = connection.open(spec.commandLine().getErr(), "load", "nothing was loaded")) {
             // from here a signal stops the load itself, and the server (an embedded one) is stopped as the command ends;
             // before, the JVM's own handling stopped the server under the load, which died with "Communications link failure"
             LoadStop stop = new LoadStop();

@@ -32,7 +32,7 @@ public final class QosLoadOptions {
     int load(JdbcConnectionOptions connection, long seed, PrintWriter out, PrintWriter err) throws Exception {
         QosReadDataSet data = new QosReadDataSet(scale == null ? 1 : scale, seed);
         List<QosSchema> chosen = schemas == null ? List.of(QosSchema.values()) : schemas.stream().map(QosSchema::of).toList();
-        try (JdbcEnvironment db = connection.open()) {
+        try (JdbcEnvironment db = connection.open(err, "load", "nothing was loaded")) {
             LoadStop stop = new LoadStop();
             try (RunSignals signals = LoadCommand.signals(err, stop)) {
                 List<String> loaded = new ArrayList<>();

@@ -39,8 +39,25 @@ public final class ReportCommand implements Callable<Integer> {
         OutputPath.requireWritable(out, "report");
         for (Path run : runs) {
             Completeness.of(run).forEach(System.out::println); // first: what is incomplete or damaged
+            if (measuredNothing(run)) { // a sweep's warning names its own such runs
+                System.out.println("note: run " + run + " measured no request (none outside warm-up): left out of the report's"
+                        + " fits, not a point of them (see its verdict)");
+            }
         }
         System.out.println(Report.write(runs, out));
         return 0;
+    }
+
+    /** A complete run directory whose self-check says no request was measured. */
+    private static boolean measuredNothing(Path run) {
+        if (!Files.isRegularFile(run.resolve(io.queuelab.core.log.LogFormat.FILE_NAME))) {
+            return false; // a sweep or a CSV log
+        }
+        try {
+            io.queuelab.core.manifest.Manifest m = io.queuelab.core.manifest.Manifest.read(run);
+            return m.complete() && m.selfCheck().map(io.queuelab.core.run.SelfCheck::measuredNothing).orElse(false);
+        } catch (IOException noManifest) {
+            return false; // said by Completeness
+        }
     }
 }

@@ -62,6 +62,51 @@ final class RunSignals implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Ctrl-C, SIGTERM or SIGHUP while {@code command} waits for its server ({@code waiting}: "while
+     * the embedded server was starting", "while connecting to the server"): one line saying so and
+     * that {@code nothing} (what was not done), then the JVM's exit with the signal's code, whose
+     * shutdown hooks stop an embedded server that is starting before the process ends (see
+     * EmbeddedMariaDb). Before, the JVM's own handling exited 130 with nothing said. Closed
+     * (handlers restored) once the server is there.
+     */
+    static RunSignals whileWaitingForServer(PrintWriter err, String command, String waiting, String nothing) {
+        RunSignals s = new RunSignals(err, null, null, why -> { });
+        for (String name : EXIT_CODES.keySet()) {
+            try {
+                Signal signal = new Signal(name);
+                s.previous.put(signal, Signal.handle(signal, received -> {
+                    if (s.received != null) {
+                        return; // again: the exit under way stops the server within its grace
+                    }
+                    s.received = received.getName();
+                    err.printf(java.util.Locale.ROOT, "queuelab: %s interrupted by SIG%s %s (after %.1f s): %s%n", command,
+                            received.getName(), waiting, s.secondsSinceInstalled(), nothing);
+                    err.flush();
+                    System.exit(EXIT_CODES.getOrDefault(received.getName(), 130)); // runs the hooks that stop the server
+                }));
+            } catch (IllegalArgumentException e) {
+                // a platform without this signal: nothing to handle
+            }
+        }
+        return s;
+    }
+
+    /**
+     * After {@link #whileWaitingForServer} caught a signal, the JVM is exiting on it: the caller's
+     * thread waits here for the end rather than go on or report the server's start failing under
+     * the exit (a second line, after the one that said why).
+     */
+    void awaitExitIfInterrupted() {
+        while (interrupted()) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                // the exit ends this thread; nothing else to do here
+            }
+        }
+    }
+
     private void handle(Signal signal) {
         if (received != null) {
             err.println("queuelab: SIG" + signal.getName() + " again: exiting now; " + exitingNow);

@@ -113,6 +113,49 @@ class FaultsAndLimitsTest {
         assertTrue(report.contains("open, no request measured"), "the empty run's label");
     }
 
+    /**
+     * A sweep's run that measured no request is no point of a fit: {@code fit} and {@code report}
+     * leave it out with a one-line note naming it, from the sweep directory and with the runs given
+     * one by one, and their fits list the other runs only. Before: fit left it out without a word,
+     * and so did report of the runs given one by one.
+     */
+    @Test
+    void aRunThatMeasuredNothingIsLeftOutOfFitAndReportWithANoteNamingIt() throws IOException {
+        Path sweep = dir.resolve("mm1-sweep");
+        CliTestSupport.Result made = CliTestSupport.run("sweep", "--backend", "mm1", "--mu", "1000", "--rates", "0.001,200,500",
+                "--duration", "2s", "--warmup", "0s", "--seed", "3", "--report-interval", "0", "--out", sweep.toString());
+        assertEquals(0, made.exitCode(), made.err());
+        String[] oneByOne = {sweep.resolve("rate-0.001").toString(), sweep.resolve("rate-200").toString(),
+                sweep.resolve("rate-500").toString()};
+        for (String[] runs : new String[][] {{sweep.toString()}, oneByOne}) {
+            String[] args = new String[runs.length + 2];
+            args[0] = "fit";
+            args[1] = "mm1";
+            System.arraycopy(runs, 0, args, 2, runs.length);
+            CliTestSupport.Result fit = CliTestSupport.run(args);
+            assertEquals(0, fit.exitCode(), fit.err());
+            List<String> lines = fit.out().lines().toList();
+            assertEquals("note: run mm1-sweep/rate-0.001 measured no request (none outside warm-up): left out of the fit, not a point of it",
+                    lines.get(0), fit.out());
+            assertEquals(1, lines.stream().filter(l -> l.contains("rate-0.001")).count(), "named by the note only:\n" + fit.out());
+            // the paper's fit, identified: its table has a row for each point, the two runs that measured requests
+            assertTrue(fit.out().contains("\n  mm1-sweep/rate-200 ") && fit.out().contains("\n  mm1-sweep/rate-500 "), fit.out());
+        }
+
+        Path html = dir.resolve("one-by-one.html");
+        String[] report = {"report", oneByOne[0], oneByOne[1], oneByOne[2], "--out", html.toString()};
+        CliTestSupport.Result r = CliTestSupport.run(report);
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().startsWith("note: run " + oneByOne[0] + " measured no request (none outside warm-up): left out of the"
+                + " report's fits, not a point of them (see its verdict)\n"), r.out());
+        String page = Files.readString(html);
+        int at = page.indexOf("Mean response time vs arrival rate: M/M/1</h2>");
+        assertTrue(at > 0, "the report fits M/M/1");
+        String fits = page.substring(at, page.indexOf("<h2", at + 1));
+        assertTrue(fits.contains(">mm1-sweep/rate-200<") && fits.contains(">mm1-sweep/rate-500<"), "the two points");
+        assertFalse(fits.contains("rate-0.001"), "the empty run is no point of the report's fits");
+    }
+
     /** Before: the header error echoed the file's raw control bytes (a terminal escape here) and all 3,000 characters of it. */
     @Test
     void aBadCsvHeaderIsEscapedAndCutInTheError() throws IOException {

@@ -64,6 +64,45 @@ class FullDiskTest {
     }
 
     /**
+     * {@code resources --figures} onto a disk with room for Figure 3 and not for Figure 4 (the room
+     * is taken from the same figures written with room first): Figure 3 whole, no Figure 4 cut
+     * short and no temporary file, the error naming Figure 4. Before: BitmapEncoder wrote into the
+     * PNG itself and left Figure 4 cut short.
+     */
+    @Test
+    void resourcesFiguresOntoAFullDiskLeaveEachFigureWholeOrAbsent() throws Exception {
+        Process server = new ProcessBuilder("sleep", "60").start();
+        Path run = dir.resolve("telemetry");
+        try {
+            CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "mm1", "--mu", "1000", "--rate", "100",
+                    "--duration", "2s", "--report-interval", "0", "--telemetry-interval", "250ms",
+                    "--server-pid", Long.toString(server.pid()), "--server-data-dir", dir.toString(), "--out", run.toString());
+            assertEquals(0, r.exitCode(), r.err());
+        } finally {
+            server.destroy();
+            server.waitFor();
+        }
+        Path roomy = Files.createDirectories(dir.resolve("roomy-figures"));
+        CliTestSupport.Result withRoom = CliTestSupport.run("resources", run.toString(), "--figures", roomy.toString());
+        assertEquals(0, withRoom.exitCode(), withRoom.err());
+        long figure3 = Files.size(roomy.resolve("resources-figure3.png"));
+        long figure4 = Files.size(roomy.resolve("resources-figure4.png"));
+        // tmpfs counts 4 kB pages: Figure 3's pages and one more, fewer than Figure 4 needs on top
+        long pages3 = (figure3 + 4095) / 4096;
+        assertTrue(figure4 > 4096, "Figure 4 of " + figure4 + " bytes needs more than the one page left");
+        try (SmallTmpfs full = SmallTmpfs.mount(dir.resolve("full"), (int) (4 * pages3 + 4))) {
+            CliTestSupport.Result r = CliTestSupport.run("resources", run.toString(), "--figures", full.dir.toString());
+            assertEquals(2, r.exitCode(), r.out() + r.err());
+            assertTrue(r.err().strip().endsWith("queuelab: could not write " + full.dir.resolve("resources-figure4.png")
+                    + ": No space left on device"), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertFalse(r.out().contains("wrote"), r.out());
+            assertEquals(List.of("resources-figure3.png (" + figure3 + " bytes)"), filesUnder(full.dir),
+                    "Figure 3 whole, no Figure 4 cut short, no temporary file");
+        }
+    }
+
+    /**
      * qos-read's outputs onto a disk that fills at its chart (its rounds' run directories, the CSV
      * and the table fit in the 40 kB, the PNG does not). Before: a PNG cut short, and "I/O error
      * writing PNG file!" without its name.

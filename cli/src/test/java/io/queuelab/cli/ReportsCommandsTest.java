@@ -157,7 +157,7 @@ class ReportsCommandsTest {
     @Test
     void measuredSweepsOfTheInProcessMm1ServerAreFittedAndReported() throws java.io.IOException {
         Path open = tmp.resolve("open-sweep");
-        assertEquals(0, run("sweep", "--backend", "mm1", "--mu", "200", "--rates", "20,80,140", "--duration", "4s",
+        assertEquals(0, run("sweep", "--backend", "mm1", "--mu", "200", "--rates", "20,80,140", "--duration", "16s",
                 "--warmup", "1s", "--out", open.toString()), stderr());
         Path closed = tmp.resolve("closed-sweep");
         assertEquals(0, run("sweep", "--backend", "mm1", "--mu", "200", "--closed", "1,4", "--duration", "3s",
@@ -168,12 +168,24 @@ class ReportsCommandsTest {
         assertTrue(mu.find(), o);
         double value = Double.parseDouble(mu.group(1));
         double error = Double.parseDouble(mu.group(2));
-        // The server's mu is 200/s. The sweep's 80, 320 and 560 requests give the three mean responses a
-        // relative sd of about 11, 8 and 18 % (M/M/1 at rho 0.1, 0.4, 0.7: sqrt(c(rho) / n) with the
-        // sojourn times' correlation factor c(rho) = 1, 2, 19); the fit's standard error carries them
-        // (below a quarter of mu, or the fit says nothing), and the truth lies within 3 of them.
-        assertTrue(error > 0 && error < 0.25 * 200, "standard error " + error + ":\n" + o);
-        assertEquals(200, value, 3 * error, o);
+        // The first mu is the paper fit's (seed 001, section 6.1): R0 = the mean response of the lowest
+        // rate, l by least squares with x = R0 - l, mu = 1/x. Its printed standard error is
+        // mu^2 * se(l), se(l) = sqrt(SSR / (n - 1) / sum d_i^2), d_i = 1 - 1/(1 - lambda_i x)^2: the
+        // least-squares error of l with R0 held exact (Mm1Fits.paper). It leaves out R0's own noise
+        // and rests on 2 degrees of freedom, so it is no yardstick for the truth: "within 3 of them"
+        // (this test before, on 4 s runs) held in 57 % of simulated sweeps, and 64 % with 16 s runs.
+        // The bound is instead the paper estimator's own spread over sweeps of this design, simulated
+        // apart from queuelab in PaperFitSpreadTest (M/M/1 at mu = 200/s by Lindley's recursion,
+        // Poisson arrivals at 20, 80 and 140/s for 1 s of warm-up and 16 s measured: 320, 1,280 and
+        // 2,240 requests, l of 0.6 or 1.2 ms, fitted by Mm1Fits.paper; 1,000 sweeps): mean 204 (R0 is
+        // read at rho 0.1, not at no load), sd 7.7 (under 4 %), 0.5 % and 99.5 % quantiles 186 and
+        // 227. Hence 180-230: a correct fit falls outside it in 0.2 % of sweeps, and a mu 20 % off
+        // (the fit's mu scaled by 1.2) falls inside only when the estimate is below 230 / 1.2 = 192,
+        // in about 5 % of sweeps. With 4 s runs the spread is 7.3 % (99 % range 177-255): too wide to
+        // tell a 20 % error apart, hence the 16 s runs.
+        System.out.println("ReportsCommandsTest: the paper fit's mu " + value + " +- " + error + " (the server's: 200/s)");
+        assertTrue(error > 0 && error < 0.25 * 200, "a standard error, below a quarter of mu: " + error + ":\n" + o);
+        assertTrue(value >= 180 && value <= 230, "the paper fit's mu " + value + " against the server's 200/s:\n" + o);
         assertTrue(o.contains("rate-140") && o.contains("residual"), o);
 
         Path html = tmp.resolve("measured.html");

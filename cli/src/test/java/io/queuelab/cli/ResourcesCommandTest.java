@@ -132,4 +132,32 @@ class ResourcesCommandTest {
                 "--report-interval", "0", "--out", bare.toString()).exitCode());
         CliTestSupport.assertEachIsRefused(new String[][] {{"resources", bare.toString()}});
     }
+
+    /**
+     * A host-resources.csv whose header is hostile: terminal escapes, a bell, bytes that are not
+     * UTF-8 and a 100,000-character line. The refusal is one line naming the file, quotes at most
+     * {@value io.queuelab.core.log.InputErrors#MAX_QUOTE} characters of it with every control
+     * character and bad byte escaped, and says how long the line was.
+     */
+    @Test
+    void aHostileHeaderIsQuotedEscapedAndCutInOneLine() throws Exception {
+        Path bare = dir.resolve("hostile");
+        assertEquals(0, CliTestSupport.run("run", "--backend", "noop", "--rate", "100", "--duration", "1s",
+                "--report-interval", "0", "--out", bare.toString()).exitCode());
+        Path csv = bare.resolve("host-resources.csv");
+        java.io.ByteArrayOutputStream header = new java.io.ByteArrayOutputStream();
+        header.writeBytes("epoch_ns,\u001b[2J\u001b[31mred\u0007,".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        header.writeBytes(new byte[] {(byte) 0xff, (byte) 0xfe});
+        header.writeBytes("x".repeat(100_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        header.writeBytes("\n1,server,1,2,3,,,4,5,,6\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        Files.write(csv, header.toByteArray());
+
+        CliTestSupport.assertEachIsRefused(new String[][] {{"resources", bare.toString()}});
+        String err = CliTestSupport.run("resources", bare.toString()).err().strip();
+        assertTrue(err.startsWith("queuelab: " + csv + " is not a host-resources file (header epoch_ns,\\x1b[2J\\x1b[31mred\\x07,"
+                + "\\ufffd\\ufffdxxx"), err);
+        assertTrue(err.endsWith("... (100,025 characters in all))"), err);
+        assertTrue(err.chars().noneMatch(c -> c < 0x20 || c == 0x7f || c == 0xfffd), "no control character or bad byte: " + err);
+        assertTrue(err.length() < csv.toString().length() + 400, "cut: " + err.length() + " characters");
+    }
 }

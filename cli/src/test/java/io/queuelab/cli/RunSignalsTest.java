@@ -237,6 +237,64 @@ class RunSignalsTest {
     }
 
     /**
+     * Ctrl-C to a real {@code queuelab load} while its embedded MariaDB is still starting (its first
+     * start: the data directory's install, then the server; the signal comes 300 ms after a process
+     * on the data directory appears): exit 130 with one line saying the load was interrupted while
+     * the server was starting, and no server or other child process of queuelab left. Before: exit
+     * 130 with nothing on the console.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ctrlCWhileTheServerOfALoadStartsSaysSoInOneLineAndLeavesNoServer() throws Exception {
+        ctrlCWhileTheServerOfALoadStarts(dir.resolve("db"), 300);
+    }
+
+    /** The same in a data directory installed before, so the signal finds mariadbd itself starting (50 ms in). */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void ctrlCWhileTheInstalledServerOfALoadStartsSaysSoInOneLineAndLeavesNoServer() throws Exception {
+        Path embedded = dir.resolve("db");
+        Process first = queuelab(List.of("load", "--tuples", "10", "--embedded-dir", embedded.toString()));
+        assertTrue(first.waitFor(120, TimeUnit.SECONDS) && first.exitValue() == 0, Files.readString(dir.resolve("console.txt")));
+        ctrlCWhileTheServerOfALoadStarts(embedded, 50);
+    }
+
+    private void ctrlCWhileTheServerOfALoadStarts(Path embedded, long afterMillis) throws Exception {
+        Process p = queuelab(List.of("load", "--tuples", "1000", "--embedded-dir", embedded.toString()));
+        try {
+            long deadline = System.nanoTime() + 90_000_000_000L;
+            while (servers(embedded).isEmpty()) {
+                assertTrue(p.isAlive(), Files.readString(dir.resolve("console.txt")));
+                assertTrue(System.nanoTime() < deadline, "no server started");
+                Thread.sleep(20);
+            }
+            Thread.sleep(afterMillis); // inside its start, before it accepts connections
+            List<ProcessHandle> children = p.toHandle().descendants().toList();
+            assertFalse(children.isEmpty(), "the server and its watchdog");
+            signal(p, "INT");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "queuelab ended after SIGINT");
+            String console = Files.readString(dir.resolve("console.txt"));
+            assertEquals(130, p.exitValue(), console);
+            List<String> lines = console.strip().lines().toList();
+            assertEquals(1, lines.size(), "one line: " + console);
+            assertTrue(lines.get(0).matches("queuelab: load interrupted by SIGINT while the embedded server was starting "
+                    + "\\(after [0-9.]+ s\\): nothing was loaded"), console);
+            assertEquals(List.of(), servers(embedded), "the server is stopped before queuelab exits");
+            long until = System.nanoTime() + 10_000_000_000L; // the watchdog sees the pipe close and exits
+            while (children.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList(),
+                    "no child process of queuelab left");
+        } finally {
+            p.destroyForcibly();
+            for (ProcessHandle h : servers(embedded)) {
+                h.destroyForcibly();
+            }
+        }
+    }
+
+    /**
      * SIGSTOP of a real run for 3 s: the verdict names the client's own stall (its start, length and
      * the requests it touched) instead of "kept up", and the log flags exactly those requests.
      */

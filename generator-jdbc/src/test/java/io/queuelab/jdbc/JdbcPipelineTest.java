@@ -84,6 +84,45 @@ class JdbcPipelineTest {
         assertTrue(server.contains("11.4.5-MariaDB") && server.contains("innodb_buffer_pool_size"), server);
     }
 
+    /**
+     * An INSERT workload through the same pipeline: the rows the real table holds afterwards are the
+     * ok requests the log holds, one each. The service-time window above cannot see a request the
+     * backend executes twice (that doubles a sub-millisecond time, inside its factor of 2, and
+     * the log still holds one record); a second INSERT leaves a second row, and a request logged ok
+     * that never reached the server leaves none.
+     */
+    @Test
+    void anInsertRunLeavesExactlyOneRowPerOkRequestInTheTable() throws Exception {
+        String table = "pipeline_inserts";
+        try (java.sql.Connection c = TestDatabases.embedded().connect(0); java.sql.Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table);
+            s.execute("CREATE TABLE " + table + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, k BIGINT NOT NULL) ENGINE=InnoDB");
+        }
+        Path file = dir.resolve("insert.json");
+        java.nio.file.Files.writeString(file, "{\"tables\": [\"" + table + "\"], \"statements\": [{\"name\": \"insert\", "
+                + "\"sql\": \"INSERT INTO " + table + " (k) VALUES (?)\", \"parameters\": [\"uniform(0, 999999)\"]}]}");
+        RunResult result;
+        try (JdbcBackend backend = JdbcBackend.open(TestDatabases.embedded(), Workload.read(file), Duration.ofSeconds(30))) {
+            result = LoadRun.execute(config(100, Duration.ofSeconds(5), 4, dir.resolve("insert")), backend, Map.of("backend", "jdbc"), null);
+        }
+        assertEquals(0, result.totals().errors() + result.totals().dropped() + result.totals().unfinished(), result.totals().toString());
+        long ok = 0;
+        try (RequestLogReader r = result.directory().openLog()) {
+            while (r.next()) {
+                ok += r.outcome() == LogFormat.OK ? 1 : 0;
+            }
+        }
+        assertEquals(result.totals().scheduled(), ok, "every scheduled request logged ok");
+        assertTrue(ok > 300, "100/s for 5 s: " + ok);
+        long rows;
+        try (java.sql.Connection c = TestDatabases.embedded().connect(0); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet count = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            assertTrue(count.next());
+            rows = count.getLong(1);
+        }
+        assertEquals(ok, rows, "one row per ok request in the log (two for a request executed twice)");
+    }
+
     /** The median time of {@code n} executions of the run's SELECT (random keys, 5 ms apart) on a plain connection. */
     private static long directMedianNanos(int n) throws Exception {
         long[] took = new long[n];

@@ -40,6 +40,11 @@ public final class InputErrors {
         return b.toString();
     }
 
+    /** A file's first line for an error about its header: "an empty file", or "header " and the line {@link #quoted}. */
+    public static String describeHeader(String firstLine) {
+        return firstLine == null ? "an empty file" : "header " + quoted(firstLine);
+    }
+
     private static boolean printable(char c) {
         if (c == '\uFFFD') {
             return false; // the decoder's stand-in for bytes that are not UTF-8: the file is not text

@@ -1,11 +1,13 @@
 package io.queuelab.core.merge;
 
+import io.queuelab.core.log.InputErrors;
 import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.core.telemetry.NodeTelemetry;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,7 +119,7 @@ final class TelemetryMerge {
     }
 
     private static String firstLine(Path f) throws IOException {
-        try (BufferedReader in = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
             String line = in.readLine();
             return line == null ? "" : line;
         }
@@ -128,7 +130,8 @@ final class TelemetryMerge {
         if (!Files.isRegularFile(csv)) {
             return false;
         }
-        try (Stream<String> lines = Files.lines(csv, StandardCharsets.UTF_8)) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(csv), StandardCharsets.UTF_8));
+             Stream<String> lines = in.lines()) {
             return lines.skip(1).map(l -> l.split(",", -1)).anyMatch(f -> f.length > 1 && !NODE_ROLES.contains(f[1]));
         }
     }
@@ -137,11 +140,13 @@ final class TelemetryMerge {
     private static long[] appendHostResources(Node n, Path csv, Path merged, boolean serverNode) throws IOException {
         int columns = HostResourceSampler.HEADER.split(",").length;
         long own = 0, skipped = 0;
-        try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
+        // decoded leniently: bytes that are not UTF-8 become U+FFFD, which the error below escapes
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(csv), StandardCharsets.UTF_8));
              BufferedWriter w = Files.newBufferedWriter(merged, StandardCharsets.UTF_8, StandardOpenOption.APPEND)) {
             String header = in.readLine();
             if (header == null || !header.equals(HostResourceSampler.HEADER)) {
-                throw new IllegalArgumentException(csv + " is not a host-resources file of this version (header " + header + ")");
+                throw new IllegalArgumentException(csv + " is not a host-resources file of this version ("
+                        + InputErrors.describeHeader(header) + ")");
             }
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 String[] f = line.split(",", -1);

@@ -1,7 +1,11 @@
 package io.queuelab.core.telemetry;
 
+import io.queuelab.core.log.InputErrors;
+
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,10 +110,11 @@ public record ResourceUse(Map<String, Samples> processes) {
             return Optional.empty();
         }
         Map<String, List<String[]>> rows = new LinkedHashMap<>();
-        try (BufferedReader in = Files.newBufferedReader(csv)) {
+        // decoded leniently: bytes that are not UTF-8 become U+FFFD, which the error below escapes (a number column with one fails wellFormed)
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(csv), StandardCharsets.UTF_8))) {
             String header = in.readLine();
             if (header == null || !header.startsWith("epoch_ns,process,pid,")) {
-                throw new IOException(csv + " is not a host-resources file (header " + header + ")");
+                throw new IOException(csv + " is not a host-resources file (" + InputErrors.describeHeader(header) + ")");
             }
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 String[] f = line.split(",", -1);

@@ -93,4 +93,30 @@ class TelemetryMergeTest {
         assertFalse(Files.exists(result.directory().path().resolve(HostResourceSampler.FILE_NAME)));
         assertEquals(0, result.directory().manifest().merge().orElseThrow().telemetry().files().size());
     }
+
+    /**
+     * A node's host-resources.csv with a hostile header (terminal escapes, bytes that are not UTF-8,
+     * a 100,000-character line): the merge refuses it in one line naming the file, with the header
+     * escaped and cut to {@value io.queuelab.core.log.InputErrors#MAX_QUOTE} characters.
+     */
+    @Test
+    void aHostileHostResourcesHeaderIsQuotedEscapedAndCut() throws Exception {
+        Path a = node(0, n -> n.offsetAtStart = 0L, row(ANCHOR + SECOND / 10, "client", 11, 10), Map.of());
+        Path b = node(1, n -> n.offsetAtStart = 0L, "", Map.of());
+        Path csv = b.resolve(HostResourceSampler.FILE_NAME);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes("epoch_ns,\u001b[2J\u001b[31mred\t,".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        bytes.writeBytes(new byte[] {(byte) 0xc3, (byte) 0x28});
+        bytes.writeBytes(("y".repeat(100_000) + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        Files.write(csv, bytes.toByteArray());
+
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RunMerge.merge(List.of(a, b), tmp.resolve("merged")));
+        String m = e.getMessage();
+        assertTrue(m.startsWith(csv + " is not a host-resources file of this version (header epoch_ns,\\x1b[2J\\x1b[31mred\\x09,"
+                + "\\ufffd(yyy"), m);
+        assertTrue(m.endsWith("... (100,025 characters in all))"), m);
+        assertTrue(m.chars().noneMatch(c -> c < 0x20 || c == 0x7f || c == 0xfffd), "no control character or bad byte: " + m);
+        assertTrue(m.length() < csv.toString().length() + 400, "cut: " + m.length() + " characters");
+    }
 }

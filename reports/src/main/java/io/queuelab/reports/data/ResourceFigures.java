@@ -1,6 +1,6 @@
 package io.queuelab.reports.data;
 
-import org.knowm.xchart.BitmapEncoder;
+import io.queuelab.reports.report.PngFile;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -40,7 +40,7 @@ public final class ResourceFigures {
             }
             relative.addSeries(runs.get(k), criteria, percent);
         }
-        BitmapEncoder.saveBitmap(relative, dir.resolve(FIGURE_3).toString(), BitmapEncoder.BitmapFormat.PNG);
+        PngFile.write(dir.resolve(FIGURE_3), relative);
 
         CategoryChart points = chart("Weighted points by criterion (seed 002, Figure 4)", "run", "points");
         points.getStyler().setStacked(true);
@@ -53,7 +53,7 @@ public final class ResourceFigures {
             }
             points.addSeries(ResourceTable.CRITERIA.get(i), runs, values);
         }
-        BitmapEncoder.saveBitmap(points, dir.resolve(FIGURE_4).toString(), BitmapEncoder.BitmapFormat.PNG);
+        PngFile.write(dir.resolve(FIGURE_4), points);
     }
 
     private static CategoryChart chart(String title, String x, String y) {

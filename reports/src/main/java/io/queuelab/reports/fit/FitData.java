@@ -30,6 +30,20 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> c
     }
 
     /**
+     * One line for each open run among {@code runs} that {@link #of} leaves out for want of a
+     * successful measured request, naming it and why: a run that measured no request (a sweep's
+     * run at a rate too low for its length) or whose measured requests all failed is no point of
+     * any fit, and is said to be left out rather than dropped without a word.
+     */
+    public static List<String> leftOut(List<RunData> runs) {
+        return runs.stream().filter(r -> RunShape.of(r).open() && r.okCount() == 0)
+                .map(r -> "note: run " + r.name() + (r.arrivals() == 0 ? " measured no request (none outside warm-up)"
+                        : " had no successful request among its " + r.arrivals() + " measured")
+                        + ": left out of the fit, not a point of it")
+                .toList();
+    }
+
+    /**
      * This data, when it holds open runs at {@code minimum} arrival rates or more; otherwise an
      * IllegalArgumentException (one line) naming {@code what} needs them.
      */
