@@ -58,7 +58,9 @@ record ServiceIntervals(long[] sent, long[] completed, boolean[] measured) {
         Arrays.sort(ends);
         int inside = 0, most = 0;
         for (int i = 0, j = 0; i < starts.length; ) {
-            if (ends[j] <= starts[i]) { // a completion at the instant of a send frees the connection first
+            // a completion at the instant of a send frees the connection first; but never a completion before any
+            // send is inside (a request that completed at the instant it was sent holds its connection for no time)
+            if (j < ends.length && ends[j] <= starts[i] && inside > 0) {
                 inside--;
                 j++;
             } else {
