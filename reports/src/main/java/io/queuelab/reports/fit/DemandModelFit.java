@@ -64,9 +64,10 @@ final class DemandModelFit implements CandidateModel {
         };
     }
 
+    /** The demand's scale; a fit that also chooses c (not given by the runs) estimates one more ({@link #fit}). */
     @Override
     public int parameters() {
-        return 1; // the demand's scale; c, when fitted, is a choice among a few integers, counted below
+        return 1;
     }
 
     private Model model(Distribution demand, int cores, int connections) {
@@ -153,13 +154,15 @@ final class DemandModelFit implements CandidateModel {
         double[] curveErrors = points.stream().mapToDouble(p -> f.curve.relativeError(p.lambda(), f.s)).toArray();
         ModelFit fit = new ModelFit(description(), method, parameters, residuals, lambda -> f.curve.meanResponse(lambda, f.s),
                 checks.result());
+        // c chosen by least squares is a parameter the data fixed: the residual test loses its degree of freedom
+        int estimated = parameters() + (candidates.size() > 1 ? 1 : 0);
         if (!fit.identified()) {
-            return CandidateFit.unidentified(name(), parameters(), fit);
+            return CandidateFit.unidentified(name(), estimated, fit);
         }
         int cores = f.cores;
         FittedModel open = new FittedModel(name(), model(scaled, cores, k), 0);
         // a closed run of N jobs holds N sessions: the client-limited model's K is then N
-        return new CandidateFit(name(), parameters(), fit, open,
+        return new CandidateFit(name(), estimated, fit, open,
                 jobs -> new FittedModel(name(), model(scaled, cores, kind == Kind.CLIENT_PS ? jobs : k), 0), curveErrors);
     }
 

@@ -63,6 +63,20 @@ class DpbValidationTest {
         assertEquals("dpb", result.selected(), HeldOutValidation.toTable(result));
     }
 
+    /** The runs do not say the server's cores: the models that choose c by least squares count it as estimated. */
+    @Test
+    void aFittedCoreCountIsAParameterOfTheResidualTest() {
+        assertEquals(1, result.model("mg1").fit().parameters());
+        for (String name : new String[] {"mgc", "client-ps"}) {
+            CandidateFit fit = result.model(name).fit();
+            assertEquals(2, fit.parameters(), name);
+            // two open runs, two parameters: nothing is left to judge the means by
+            assertTrue(fit.identified(), name + ": " + fit.fit().toTable());
+            assertTrue(fit.fit().lackOfFit().evidence().contains("residual test not possible: 2 points for 2 parameters"),
+                    name + ": " + fit.fit().lackOfFit().evidence());
+        }
+    }
+
     @Test
     void withoutClosedRunsItSaysWhatItLacksAndIsNotSelected() throws Exception {
         HeldOutValidation.Result open = HeldOutValidation.of(
