@@ -14,7 +14,6 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code queuelab k8s submit|collect}: a distributed run as deploy/kubernetes/render's Indexed Job,
@@ -216,16 +214,10 @@ public final class K8sCommand implements Callable<Integer> {
             add(args, "--password-secret", passwordSecret);
             args.add("--");
             args.addAll(runOptions);
-            Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("deploy/kubernetes/render did not end within 60 s");
-            }
-            if (p.exitValue() != 0) {
-                String last = said.isEmpty() ? "exit " + p.exitValue() : said.substring(said.lastIndexOf('\n') + 1);
-                throw new IllegalArgumentException(last);
+            io.queuelab.core.process.BoundedCommand.Result rendered =
+                    io.queuelab.core.process.BoundedCommand.run(args, java.time.Duration.ofSeconds(60));
+            if (rendered.exitCode() != 0) {
+                throw new IllegalArgumentException(rendered.lastLine());
             }
         }
 

@@ -1,9 +1,7 @@
 package io.queuelab.core.process;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Pins a process, every thread of it, to a set of CPUs: util-linux's {@code taskset -a -p -c}
@@ -26,29 +24,16 @@ public final class CpuPinning {
         if (cpus.isEmpty()) {
             throw new IllegalArgumentException("cannot pin a process to no cpu");
         }
-        Process taskset;
+        BoundedCommand.Result taskset;
         try {
-            taskset = new ProcessBuilder(List.of("taskset", "-a", "-p", "-c", cpus.toString(), Long.toString(pid)))
-                    .redirectErrorStream(true).start();
+            taskset = BoundedCommand.run(List.of("taskset", "-a", "-p", "-c", cpus.toString(), Long.toString(pid)),
+                    java.time.Duration.ofSeconds(TIMEOUT_SECONDS));
         } catch (IOException e) {
-            throw new IOException("taskset (util-linux) cannot be run: " + e.getMessage());
+            throw new IOException(e.getMessage().startsWith("taskset cannot be run")
+                    ? "taskset (util-linux) cannot be run" + e.getMessage().substring("taskset cannot be run".length()) : e.getMessage());
         }
-        String output;
-        try {
-            taskset.getOutputStream().close();
-            if (!taskset.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                taskset.destroyForcibly();
-                throw new IOException("taskset did not end within " + TIMEOUT_SECONDS + " s");
-            }
-            output = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        } catch (InterruptedException e) {
-            taskset.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while pinning pid " + pid);
-        }
-        if (taskset.exitValue() != 0) {
-            String last = output.isEmpty() ? "exit status " + taskset.exitValue() : output.lines().reduce((a, b) -> b).orElse("");
-            throw new IOException("taskset could not pin pid " + pid + " to cpus " + cpus + ": " + last);
+        if (taskset.exitCode() != 0) {
+            throw new IOException("taskset could not pin pid " + pid + " to cpus " + cpus + ": " + taskset.lastLine());
         }
         CpuSet now = CpuSet.of(pid);
         if (!now.equals(cpus)) {
