@@ -89,7 +89,8 @@ public final class CpuSplitOptions {
                 before = available;
                 CpuPinning.pin(ProcessHandle.current().pid(), asked.client);
             } catch (IOException e) {
-                note = "not pinned: " + e.getMessage();
+                // a split half done is no split: whatever was pinned gets every cpu back, so that the note is true
+                note = "not pinned: " + e.getMessage() + unpin(started, available);
             }
         }
         if (note != null) {
@@ -113,6 +114,20 @@ public final class CpuSplitOptions {
             System.err.println("queuelab: this process stays on its generator cpus (" + e.getMessage() + ")");
         }
         before = null;
+    }
+
+    /** Gives the servers back every available cpu after a split failed half-way; what could not be undone, said. */
+    private String unpin(List<HostResourceSampler.SampledProcess> started, CpuSet available) {
+        before = null;
+        List<String> stuck = new ArrayList<>();
+        for (HostResourceSampler.SampledProcess server : started) {
+            try {
+                CpuPinning.pin(server.pid(), available);
+            } catch (IOException e) {
+                stuck.add(server.pid() + " (" + e.getMessage() + ")");
+            }
+        }
+        return stuck.isEmpty() ? "" : "; server pid " + String.join(", ", stuck) + " stays on its cpus";
     }
 
     /** Refuses a malformed or impossible split before any server starts (the same checks as {@link #apply}). */

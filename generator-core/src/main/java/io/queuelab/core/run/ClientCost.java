@@ -60,8 +60,19 @@ final class ClientCost {
 
         static Measured between(Reading from, Reading to) {
             return new Measured((to.cpuNanos - from.cpuNanos) / 1e9, (to.wallNanos - from.wallNanos) / 1e9,
-                    Runtime.getRuntime().availableProcessors(), (to.gcMillis - from.gcMillis) / 1e3,
-                    to.gcCount - from.gcCount, to.cpuNanos / 1e9);
+                    affinity(), (to.gcMillis - from.gcMillis) / 1e3, to.gcCount - from.gcCount, to.cpuNanos / 1e9);
+        }
+
+        /**
+         * The CPUs this process may run on (its affinity), not availableProcessors(): a cgroup's CPU
+         * quota lowers the latter without pinning anything, and {@link #pinned} would then say pinned.
+         */
+        private static int affinity() {
+            try {
+                return io.queuelab.core.process.CpuSet.ofThisThread().size();
+            } catch (java.io.IOException | RuntimeException unknown) {
+                return Runtime.getRuntime().availableProcessors();
+            }
         }
     }
 
