@@ -27,9 +27,9 @@ import java.util.concurrent.Callable;
                 + " seed's Tables 5.1-5.5, Q3 with the query cache on/off and one/all tables, Q1 on schema 2 also with"
                 + " STRAIGHT_JOIN), each schema and each client count, N clients start the query at once and fetch the whole"
                 + " result; a round's measure is the mean time per client, repeated --rounds times (the cache, when on, is"
-                + " emptied before the first round only), reported as the mean with its 95 % interval.",
+                + " emptied before the first round only), reported as the mean with its 95 %% interval.",
                 "Leaves <out>/reads.csv, reads.txt, a chart per case as the seed's Figures 5.8-5.27 (reads-<case>.png: seconds per"
-                        + " client against clients, one line per schema, the 95 % intervals as error bars) and a run directory per round (<out>/<case>-schema<n>-c<N>/round-NN); an"
+                        + " client against clients, one line per schema, the 95 %% intervals as error bars) and a run directory per round (<out>/<case>-schema<n>-c<N>/round-NN); an"
                         + " interrupted test leaves the cells measured so far as reads-incomplete.csv, reads.txt saying so."})
 public final class QosReadCommand implements Callable<Integer> {
     @Spec
