@@ -17,9 +17,17 @@ import java.util.concurrent.locks.LockSupport;
  * is queueing theory: driven by Poisson arrivals at lambda below mu, response times are
  * Exp(mu - lambda). The synchronous variant needs enough workers that requests queue in the
  * emulated server rather than in the client (the queue is FIFO in both, so the result is the same).
+ *
+ * <p>A departure happens at its instant, not a timed wake-up later: the thread that completes it
+ * parks until {@value #SPIN_NANOS} ns before the instant and spins the rest. A timed wake-up on a
+ * VM is tens of microseconds late at the median and ~150 us at p99 (docs/benchmarks.md, "the
+ * wake-up floor"), which would add a few percent to a 2 ms mean response: the emulated server's own
+ * error, not the instrument's. The spin costs SPIN_NANOS of CPU per request.
  */
 public final class MM1Backend {
     private static final OperationMix MIX = OperationMix.single("mm1");
+    /** How long before a departure its thread stops parking and spins. */
+    static final long SPIN_NANOS = 300_000;
 
     private MM1Backend() {
     }
@@ -33,7 +41,11 @@ public final class MM1Backend {
                     long departure = server.arrive(System.nanoTime());
                     long left;
                     while ((left = departure - System.nanoTime()) > 0) {
-                        LockSupport.parkNanos(left);
+                        if (left > SPIN_NANOS) {
+                            LockSupport.parkNanos(left - SPIN_NANOS);
+                        } else {
+                            Thread.onSpinWait();
+                        }
                         if (Thread.interrupted()) {
                             throw new InterruptedException("stopped");
                         }
@@ -63,7 +75,11 @@ public final class MM1Backend {
         Thread completer = new Thread(() -> {
             try {
                 while (true) {
-                    departures.take().completion.succeeded();
+                    Departure next = departures.take(); // released SPIN_NANOS early (getDelay), in departure order
+                    while (next.at - System.nanoTime() > 0) {
+                        Thread.onSpinWait();
+                    }
+                    next.completion.succeeded();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -98,7 +114,7 @@ public final class MM1Backend {
     private record Departure(long at, AsyncSession.Completion completion) implements Delayed {
         @Override
         public long getDelay(TimeUnit unit) {
-            return unit.convert(at - System.nanoTime(), TimeUnit.NANOSECONDS);
+            return unit.convert(at - SPIN_NANOS - System.nanoTime(), TimeUnit.NANOSECONDS);
         }
 
         @Override
