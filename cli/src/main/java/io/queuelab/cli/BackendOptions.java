@@ -78,12 +78,12 @@ public final class BackendOptions implements AutoCloseable {
             description = "The data directory of --server-pid, whose size host-resources.csv records.")
     Path serverDataDir;
 
-    /** Opens the chosen backend; the caller closes it (and then this). */
     /** The workers a run on this backend gets unless {@code --workers} says otherwise. */
     int defaultWorkers() {
         return backend.equals("noop") ? 1 : GeneratorOptions.SERVER_WORKERS;
     }
 
+    /** Opens the chosen backend; the caller closes it (and then this). */
     public Backend open(long seed) throws Exception {
         cpus.validate();
         return switch (backend) {

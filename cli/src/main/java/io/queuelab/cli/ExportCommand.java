@@ -54,6 +54,15 @@ public final class ExportCommand implements Callable<Integer> {
             OutputPath.requireNew(Path.of(csv), "CSV file", force);
         }
         RunDirectory run = RunDirectory.open(dir);
+        Path hlogDir = hlog == null ? null : hlog.isEmpty() ? run.path() : Path.of(hlog);
+        if (hlogDir != null && !force) {
+            // before anything is written, the CSV included: every .hlog this export would write
+            try (RequestLogReader reader = run.openLog()) {
+                for (Path file : HlogExport.targets(reader, hlogDir)) {
+                    OutputPath.requireNew(file, ".hlog file", false);
+                }
+            }
+        }
         // first, on stderr (the CSV may be going to stdout): an incomplete run or a damaged log
         Completeness.ofRun(run).forEach(spec.commandLine().getErr()::println);
         spec.commandLine().getErr().flush();
@@ -75,10 +84,9 @@ public final class ExportCommand implements Callable<Integer> {
             }
         }
         if (hlog != null) {
-            Path target = hlog.isEmpty() ? run.path() : Path.of(hlog);
-            Files.createDirectories(target);
+            Files.createDirectories(hlogDir);
             try (RequestLogReader reader = run.openLog()) {
-                List<Path> files = HlogExport.write(reader, target, interval.toNanos());
+                List<Path> files = HlogExport.write(reader, hlogDir, interval.toNanos(), force);
                 spec.commandLine().getErr().println("wrote " + files);
             }
         }

@@ -48,13 +48,6 @@ public final class JdbcConnectionOptions {
     }
 
     /**
-     * Validates the options and returns the environment: the given server, or a freshly started
-     * embedded one (the caller closes it, which stops the embedded server).
-     *
-     * @throws IllegalArgumentException for contradictory options or an unset password variable
-     * @throws IOException              when the password file or the embedded server fails
-     */
-    /**
      * {@link #open()} for {@code command}, a signal meanwhile ending the command with one line on
      * {@code err} that says where it was and that {@code nothing} (what was not done), and no server
      * left running ({@link RunSignals#whileWaitingForServer}).
@@ -74,6 +67,13 @@ public final class JdbcConnectionOptions {
         }
     }
 
+    /**
+     * Validates the options and returns the environment: the given server, or a freshly started
+     * embedded one (the caller closes it, which stops the embedded server).
+     *
+     * @throws IllegalArgumentException for contradictory options or an unset password variable
+     * @throws IOException              when the password file or the embedded server fails
+     */
     public JdbcEnvironment open() throws IOException {
         if (passwordEnv != null && passwordFile != null) {
             throw new IllegalArgumentException("give the password by --password-env or by --password-file, not both");

@@ -51,9 +51,7 @@ final class QosWriteHost {
                     meanSar(cellDir, r, HostSar.Figures::userPercent), meanSar(cellDir, r, HostSar.Figures::systemPercent),
                     meanSar(cellDir, r, HostSar.Figures::iowaitPercent), meanSar(cellDir, r, HostSar.Figures::writeOpsPerSecond));
             cells.add(h);
-            csv.append(String.format(Locale.ROOT, "%d,%d,%d,%.2f,%.2f,%.0f,%.0f,%.2f,%.2f,%.2f,%.1f%n", r.cell().schema().number(),
-                    r.cell().clients(), r.cell().rowsPerClient(), h.hostCpuPercent(), h.serverCpuPercent(), h.serverWriteBytesPerSecond(),
-                    h.serverRssBytes(), h.userPercent(), h.systemPercent(), h.iowaitPercent(), h.diskWritesPerSecond()));
+            csv.append(row(h));
         }
         AtomicFile.replace(dir.resolve("grid-host.csv"), tmp -> Files.writeString(tmp, csv));
         int rows = results.stream().mapToInt(r -> r.cell().rowsPerClient()).max().orElse(0);
@@ -68,6 +66,19 @@ final class QosWriteHost {
                 new Series("iowait", CellHost::iowaitPercent));
         chart(cells, rows, "Host disk writes completed (sar -d)", "writes/s", dir.resolve("write-host-sar-disk.png"),
                 new Series("", CellHost::diskWritesPerSecond));
+    }
+
+    /** The cell's line of grid-host.csv: a figure that is not a finite number (NaN: not measured) is an empty field. */
+    static String row(CellHost h) {
+        QosWriteGrid.Cell c = h.cell().cell();
+        return c.schema().number() + "," + c.clients() + "," + c.rowsPerClient() + "," + field("%.2f", h.hostCpuPercent()) + ","
+                + field("%.2f", h.serverCpuPercent()) + "," + field("%.0f", h.serverWriteBytesPerSecond()) + ","
+                + field("%.0f", h.serverRssBytes()) + "," + field("%.2f", h.userPercent()) + "," + field("%.2f", h.systemPercent()) + ","
+                + field("%.2f", h.iowaitPercent()) + "," + field("%.1f", h.diskWritesPerSecond()) + "\n";
+    }
+
+    private static String field(String format, double value) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, format, value) : "";
     }
 
     /** The mean of a sar figure over the cell's measured rounds; NaN where no round has host-sar.csv with two rows. */

@@ -225,6 +225,33 @@ class FaultsAndLimitsTest {
         assertTrue(Files.readString(html).contains("<html"));
     }
 
+    /** Before: export --hlog replaced an existing .hlog silently, though --force claimed to guard it. */
+    @Test
+    void anExistingHlogIsReplacedOnlyWithForceAndTheRefusalWritesNothing() throws IOException {
+        Path run = noopRun("run");
+        Path out = Files.createDirectory(dir.resolve("h"));
+        assertEquals(0, CliTestSupport.run("export", run.toString(), "--hlog", out.toString()).exitCode());
+        List<Path> written;
+        try (var files = Files.list(out)) {
+            written = files.sorted().toList();
+        }
+        assertFalse(written.isEmpty());
+        Path hlog = written.get(0);
+        assertTrue(hlog.toString().endsWith(".hlog"), hlog.toString());
+        Files.writeString(hlog, "keep me");
+        Path csv = dir.resolve("new.csv");
+        // refused before the CSV asked for beside it is written
+        assertEquals("queuelab: .hlog file " + hlog + " already exists (choose a new one, or --force to replace it)",
+                refused("export", run.toString(), "--csv", csv.toString(), "--hlog", out.toString()));
+        assertEquals("keep me", Files.readString(hlog));
+        assertFalse(Files.exists(csv));
+        try (var files = Files.list(out)) {
+            assertEquals(written, files.sorted().toList(), "no .tmp left, nothing added");
+        }
+        assertEquals(0, CliTestSupport.run("export", run.toString(), "--hlog", out.toString(), "--force").exitCode());
+        assertTrue(Files.readString(hlog).startsWith("#[Histogram log format version"), Files.readString(hlog));
+    }
+
     @Test
     void aStartInThePastAndADuplicateRateAreRefusedBeforeAnythingIsCreated() {
         Path out = dir.resolve("late");

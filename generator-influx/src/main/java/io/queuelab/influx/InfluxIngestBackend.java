@@ -254,7 +254,12 @@ public final class InfluxIngestBackend implements SyncBackend {
     public SyncSession openSession(int worker, long seed) throws IOException {
         InfluxDB influx = connect(url, requestTimeout.isZero() ? Duration.ofDays(1) : requestTimeout);
         if (udp != null) {
-            return new UdpSession(influx);
+            try {
+                return new UdpSession(influx);
+            } catch (IOException | RuntimeException e) {
+                influx.close(); // the session that would have closed it was never made
+                throw e;
+            }
         }
         return new SyncSession() {
             @Override
@@ -295,7 +300,12 @@ public final class InfluxIngestBackend implements SyncBackend {
         UdpSession(InfluxDB influx) throws IOException {
             this.influx = influx;
             this.socket = new DatagramSocket();
-            socket.connect(udp);
+            try {
+                socket.connect(udp);
+            } catch (IOException | RuntimeException e) {
+                socket.close();
+                throw e;
+            }
         }
 
         @Override

@@ -6,10 +6,13 @@ import io.queuelab.core.log.RunDirectory;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Finds the nodes of a merged run whose responses stopped while the other nodes' went on: a stall
@@ -19,10 +22,12 @@ import java.util.Map;
  * <p>Guarantee: a node is named for an interval when (1) it logged no completion for at least
  * {@link #THRESHOLD_NANOS}, (2) the first request it completed after that gap had waited at least
  * half the gap (so requests were outstanding through it: an idle node, with nothing scheduled, is
- * not stalled), and (3) every other node completed requests during the gap with no gap of its own
- * of {@link #THRESHOLD_NANOS} overlapping it by more than half (a gap that every node shares is the
- * server's or the shared network's, and is not a generator's fault). A merge of one node names
- * none. Read from the merged log after it is written (one more sequential pass).
+ * not stalled), and (3) every other node of the merge logged at least one completion within the gap
+ * (ends included) and has no gap of its own of {@link #THRESHOLD_NANOS} overlapping it by more than
+ * half (a gap that every node shares is the server's or the shared network's, and is not a
+ * generator's fault; a node whose log ends before the gap, or starts after it, did not answer). A
+ * merge of one node names none. Read from the merged log after it is written (one more sequential
+ * pass, and a second one only when some node had a gap with requests outstanding).
  */
 final class NodeStalls {
     /** The shortest silence of a node that counts as a stall. */
@@ -51,12 +56,18 @@ final class NodeStalls {
             return List.of();
         }
         List<Gap> gaps = gaps(merged);
+        Map<Gap, Set<Integer>> answered = answered(merged, gaps);
         List<String> failures = new ArrayList<>();
         for (Gap g : gaps) {
             if (!g.outstanding()) {
                 continue;
             }
             boolean othersAnswered = true;
+            for (int node : nodes) {
+                if (node != g.node() && !answered.get(g).contains(node)) {
+                    othersAnswered = false;
+                }
+            }
             for (Gap other : gaps) {
                 if (other.node() != g.node() && other.overlap(g) * 2 > g.length()) {
                     othersAnswered = false;
@@ -69,6 +80,70 @@ final class NodeStalls {
             }
         }
         return failures;
+    }
+
+    /**
+     * For each gap during which requests were outstanding, the other nodes that logged at least one
+     * completion within it, ends included: a second pass over {@code merged}, made only when there
+     * is such a gap. A node whose log ends before a gap (or starts after it) completed nothing in it.
+     */
+    static Map<Gap, Set<Integer>> answered(RunDirectory merged, List<Gap> gaps) throws IOException {
+        Map<Gap, Set<Integer>> answered = new HashMap<>();
+        Map<Integer, List<Gap>> byNode = new HashMap<>();
+        for (Gap g : gaps) {
+            if (g.outstanding()) {
+                answered.put(g, new HashSet<>());
+                byNode.computeIfAbsent(g.node(), n -> new ArrayList<>()).add(g);
+            }
+        }
+        if (answered.isEmpty()) {
+            return answered;
+        }
+        for (List<Gap> own : byNode.values()) {
+            own.sort(Comparator.comparingLong(Gap::from));
+        }
+        try (RequestLogReader log = merged.openLog()) {
+            while (log.next()) {
+                long completed = log.completed();
+                if (completed == LogFormat.NONE) {
+                    continue;
+                }
+                int node = log.node();
+                for (Map.Entry<Integer, List<Gap>> e : byNode.entrySet()) {
+                    if (e.getKey() == node) {
+                        continue;
+                    }
+                    // one node's gaps follow each other: the last to start at or before the
+                    // completion, and the one before it (which may end where that one starts)
+                    List<Gap> own = e.getValue();
+                    int i = lastFromAtOrBefore(own, completed);
+                    for (int j = i; j >= 0 && j >= i - 1; j--) {
+                        Gap g = own.get(j);
+                        if (completed >= g.from() && completed <= g.to()) {
+                            answered.get(g).add(node);
+                        }
+                    }
+                }
+            }
+        }
+        return answered;
+    }
+
+    /** The index of the last gap of {@code sorted} (by start) starting at or before {@code t}, else -1. */
+    private static int lastFromAtOrBefore(List<Gap> sorted, long t) {
+        int lo = 0;
+        int hi = sorted.size() - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted.get(mid).from() <= t) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
     }
 
     /** Every node's completion gaps of at least {@link #THRESHOLD_NANOS}, in the merged log's order. */

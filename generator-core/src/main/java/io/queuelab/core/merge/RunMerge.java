@@ -42,8 +42,8 @@ public final class RunMerge {
      * @param clockReference the reference all nodes measured against, or null when the nodes' own
      *                       wall clocks were taken to agree
      * @param startSkewNanos latest minus earliest node schedule start, on the merged time line
+     * @param damage         what the nodes' logs lack, one line each; the merged manifest is then not complete
      */
-    /** @param damage what the nodes' logs lack, one line each; the merged manifest is then not complete */
     public record Result(RunDirectory directory, long records, int nodes, String clockReference,
                          long startSkewNanos, long maxClockUncertaintyNanos, SelfCheck selfCheck, List<String> damage) {
     }

@@ -16,10 +16,17 @@ import java.util.concurrent.locks.LockSupport;
  * after it (so its start and length are known to within a beat). The run-queue condition
  * ({@code /proc/thread-self/schedstat}) tells a stopped process or a long safepoint from a
  * heartbeat that was runnable but found no free core: 58-180 ms gaps of that kind were seen on a
- * 2-core machine shared with other builds (load 13), which are the machine's, not queuelab's. The logger beats too before each
- * batch, so a stall is known before any request completed after it is logged, whichever thread
- * ran first after it. Guarantee: a request whose interval (intended to completed) overlaps a stall
- * is counted against it once and is {@linkplain #touches reported} to the logger, which flags it.
+ * 2-core machine shared with other builds (load 13), which are the machine's, not queuelab's.
+ *
+ * <p>Only the heartbeat records a stall, at its first beat after it. The logger does not beat:
+ * before each batch it asks {@link #known}, which, when the last beat is more than
+ * {@value #STALL_NANOS} ns old (the logger ran first after a stall), waits for the heartbeat's
+ * next beat, but at most 1 s. Guarantee: a request is {@linkplain #touches counted} against the
+ * first stall its interval (intended to completed) overlaps, at most once, and flagged, when that
+ * stall was recorded before the batch the request is logged in started; when the heartbeat did not
+ * beat within that 1 s (a machine too busy to run it), the requests of that batch that overlap
+ * the stall are neither flagged nor counted, though the stall itself is recorded and
+ * {@linkplain #finish returned} at the end.
  */
 final class ClientStalls implements AutoCloseable {
     static final long BEAT_NANOS = 5_000_000;
@@ -78,9 +85,10 @@ final class ClientStalls implements AutoCloseable {
     }
 
     /**
-     * The stalls seen so far (a copy of the list). Called by the logger before each batch: if the
+     * The stalls recorded so far (a copy of the list). Called by the logger before each batch: if the
      * heartbeat has not beaten for a stall's length, it is about to record one (this thread runs, so
-     * the process does), so this waits for its next beat, at most a second.
+     * the process does), so this waits for its next beat, but gives up after 1 s and returns what is
+     * recorded then, without the stall the heartbeat has yet to record.
      */
     List<Stall> known() {
         long deadline = System.nanoTime() + 1_000_000_000L;

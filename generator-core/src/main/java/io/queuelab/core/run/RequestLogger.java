@@ -197,7 +197,8 @@ final class RequestLogger implements AutoCloseable {
         }
     }
 
-    // before a batch: a stall is known before any request completed after it is logged
+    // before a batch: the stalls recorded so far, waiting up to 1 s for one the heartbeat is about
+    // to record (ClientStalls.known), so that this batch's requests that overlap it are flagged
     private void learnStalls() {
         ClientStalls s = stalls;
         if (s != null) {

@@ -156,12 +156,11 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         }
     }
 
-    /** What the run counted, each number from its own source, for {@link #evaluate}. */
     /**
-     * @param phaseSeconds how long each phase ran: its planned duration, or up to a stop (0 after it)
-     * @param logFailure   why the request log could not be written (a full disk), or null
-     */
-    /**
+     * What the run counted, each number from its own source, for {@link #evaluate}.
+     *
+     * @param phaseSeconds      how long each phase ran: its planned duration, or up to a stop (0 after it)
+     * @param logFailure        why the request log could not be written (a full disk), or null
      * @param completionSeconds per phase, from its start to the last completion of its requests (the
      *                          drain's included), at least the phase's own seconds: the time its
      *                          completions took

@@ -10,11 +10,14 @@ import java.io.Writer;
 /**
  * Writes a request log as CSV, one row a request, with a header. Instants are seconds (decimal,
  * nanosecond digits) after the log's anchor, whose wall-clock value the manifest records; an
- * instant that never happened (a dropped request's send) is an empty field.
+ * instant that never happened (a dropped request's send) is an empty field. The last column,
+ * {@code client_stall}, is 1 when the request's interval overlapped a stall of the client process
+ * itself ({@link LogFormat#FLAG_CLIENT_STALL}: its times include the stall), else 0; it was added
+ * last so that the earlier columns keep their positions.
  */
 public final class CsvExport {
     public static final String HEADER =
-            "node,worker,operation,outcome,phase,warmup,intended_s,dequeued_s,sent_s,completed_s,response_s,service_s,queue_s";
+            "node,worker,operation,outcome,phase,warmup,intended_s,dequeued_s,sent_s,completed_s,response_s,service_s,queue_s,client_stall";
 
     private CsvExport() {
     }
@@ -38,7 +41,8 @@ public final class CsvExport {
             seconds(b, reader.completed()).append(',');
             difference(b, reader.completed(), reader.intended()).append(',');
             difference(b, reader.completed(), reader.sent()).append(',');
-            difference(b, reader.sent(), reader.intended()).append('\n');
+            difference(b, reader.sent(), reader.intended()).append(',');
+            b.append(reader.clientStall() ? 1 : 0).append('\n');
             w.append(b);
             rows++;
         }

@@ -12,7 +12,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,8 +38,16 @@ public final class HlogExport {
     private HlogExport() {
     }
 
-    /** Returns the files written. */
+    /** Returns the files written; replaces existing ones (as {@code write(reader, dir, intervalNanos, true)}). */
     public static List<Path> write(RequestLogReader reader, Path dir, long intervalNanos) throws IOException {
+        return write(reader, dir, intervalNanos, true);
+    }
+
+    /**
+     * Returns the files written. Unless {@code replace}, an existing target found when the files
+     * are complete is refused ({@link FileAlreadyExistsException}) and none is written.
+     */
+    public static List<Path> write(RequestLogReader reader, Path dir, long intervalNanos, boolean replace) throws IOException {
         if (intervalNanos <= 0) {
             throw new IllegalArgumentException("interval must be positive");
         }
@@ -58,6 +68,14 @@ public final class HlogExport {
             for (Series s : series.values()) {
                 s.finish();
             }
+            if (!replace) {
+                for (Series s : series.values()) {
+                    if (Files.exists(s.file, LinkOption.NOFOLLOW_LINKS)) {
+                        throw new FileAlreadyExistsException(s.file.toString(), null,
+                                "already exists (choose a new one, or --force to replace it)");
+                    }
+                }
+            }
             List<Path> files = new ArrayList<>();
             for (Series s : series.values()) {
                 AtomicFile.commit(s.temporary, s.file);
@@ -70,6 +88,21 @@ public final class HlogExport {
             }
             throw e;
         }
+    }
+
+    /**
+     * The files {@link #write} would write into {@code dir} for the log {@code reader} reads (one
+     * per operation with an ok non-warm-up request), sorted: read once, to the end of the log.
+     */
+    public static List<Path> targets(RequestLogReader reader, Path dir) throws IOException {
+        java.util.TreeSet<Path> files = new java.util.TreeSet<>();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        while (reader.next()) {
+            if (reader.outcome() == LogFormat.OK && !reader.warmup() && seen.add(reader.operation())) {
+                files.add(dir.resolve(fileName(reader.operationName(reader.operation()))));
+            }
+        }
+        return List.copyOf(files);
     }
 
     static String fileName(String operation) {

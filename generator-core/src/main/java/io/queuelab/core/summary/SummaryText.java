@@ -122,7 +122,6 @@ public final class SummaryText {
         b.append(String.format(Locale.ROOT, " %10s%n", Durations.format(h.getMaxValue())));
     }
 
-    /** A run merged from several nodes: how their clocks were lined up, and each node's share. */
     /**
      * A fire-and-forget protocol's own count ({@code backend.server.delivery}, InfluxDB over UDP): what
      * was sent against what the server stored, the difference lost; empty for every other backend.
@@ -137,6 +136,7 @@ public final class SummaryText {
                 stored.longValue(), delivery.get("pointsLost"));
     }
 
+    /** A run merged from several nodes: how their clocks were lined up, and each node's share. */
     private static String merged(MergeInfo merge) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "nodes     %d merged; clock %s; start skew %s%n",
                 merge.nodes().size(), merge.clock(), Durations.format(merge.startSkewNanos())));

@@ -139,4 +139,35 @@ class PartialMergeTest {
                 tmp.resolve("merged-idle"));
         assertEquals(List.of(), gap.selfCheck().failures().stream().filter(f -> f.contains("stall")).toList());
     }
+
+    @Test
+    void aNodeWhoseLogEndsBeforeTheGapDidNotAnswerDuringIt() throws Exception {
+        long end = START + 4 * SECOND;
+        NodeRuns stalled = new NodeRuns(1);
+        stalled.durationSeconds = 4;
+        stalled.intended = every(START, end, 10_000_000);
+        stalled.stall = new long[] {START + SECOND, START + 3 * SECOND};
+        // node 0 answers for half a second, then is silent to the end of its log: it has no gap of
+        // its own (a gap lies between two completions), yet it answered nothing during node 1's
+        NodeRuns silent = new NodeRuns(0);
+        silent.durationSeconds = 4;
+        silent.intended = every(START + 5_000_000, START + SECOND / 2, 10_000_000);
+        RunMerge.Result r = RunMerge.merge(List.of(silent.write(tmp.resolve("0")), stalled.write(tmp.resolve("1"))),
+                tmp.resolve("merged"));
+        assertEquals(List.of(), r.selfCheck().failures().stream().filter(f -> f.contains("stall")).toList());
+
+        // the same from the other end: node 0's log starts after node 1's gap
+        silent.intended = every(START + 3 * SECOND + 5_000_000, end, 10_000_000);
+        RunMerge.Result late = RunMerge.merge(List.of(silent.write(tmp.resolve("0b")), stalled.write(tmp.resolve("1b"))),
+                tmp.resolve("merged-late"));
+        assertEquals(List.of(), late.selfCheck().failures().stream().filter(f -> f.contains("stall")).toList());
+
+        // one completion of node 0 inside node 1's gap, then silence: node 0 answered, node 1 is named
+        silent.intended = every(START + 5_000_000, START + SECOND + SECOND / 2, 10_000_000);
+        RunMerge.Result answered = RunMerge.merge(List.of(silent.write(tmp.resolve("0c")), stalled.write(tmp.resolve("1c"))),
+                tmp.resolve("merged-answered"));
+        assertEquals(List.of("node 1: no response for 2.0 s (1.0 s to 3.0 s of the run) while the other nodes' responses "
+                + "went on: a client-side or network stall of that node"),
+                answered.selfCheck().failures().stream().filter(f -> f.contains("stall")).toList());
+    }
 }

@@ -112,6 +112,28 @@ class OtherToolsCsvTest {
         assertEquals(1L, run.notOkByOutcome().get("timeout, server"));
     }
 
+    /** queuelab's own export (CsvExport) is a plain log; its trailing client_stall column is ignored. */
+    @Test
+    void queuelabsExportWithItsClientStallColumnIsReadAsAPlainLog() throws IOException {
+        Path log = tmp.resolve("requests.qlog");
+        try (io.queuelab.core.log.RequestLogWriter w = io.queuelab.core.log.RequestLogWriter.create(log, 0)) {
+            w.defineOperation(0, "select");
+            w.append(1_000_000_000L, 1_000_000_000L, 1_000_000_000L, 1_002_000_000L, 0, 0, 0, 0, 0, 0);
+            w.append(2_000_000_000L, 2_000_000_000L, 2_001_000_000L, 2_004_000_000L, 0, 1, 0, 0, 0,
+                    io.queuelab.core.log.LogFormat.FLAG_CLIENT_STALL);
+        }
+        Path csv = tmp.resolve("export.csv");
+        try (io.queuelab.core.log.RequestLogReader reader = io.queuelab.core.log.RequestLogReader.open(log);
+             java.io.Writer out = Files.newBufferedWriter(csv)) {
+            io.queuelab.core.summary.CsvExport.write(reader, out);
+        }
+        assertTrue(Files.readString(csv).lines().skip(2).findFirst().orElseThrow().endsWith(",1"), Files.readString(csv));
+        RunData run = RunData.read(csv);
+        assertEquals(2, run.okCount());
+        assertEquals(4_000_000L, run.responseNanos().getMaxValue(), 4_000_000L / 1000);
+        assertEquals(3_000_000L, run.serviceNanos().getMaxValue(), 3_000_000L / 1000);
+    }
+
     @Test
     void anXmlJMeterFileIsAOneLineErrorSayingWhatToDo() throws IOException {
         Path jtl = tmp.resolve("results-xml.jtl");
