@@ -52,7 +52,6 @@ final class OpenLoop {
     private final RunClock clock;
     private final BooleanSupplier stopRequested;
     private final long[] spinNanos;
-    private final long[] tailLeadCapNanos;
     private final long[] asyncScheduled;
     private final long[] asyncDropped;
     /** The synchronous workers' shared estimate of their timer's lateness. */
@@ -68,10 +67,8 @@ final class OpenLoop {
         this.clock = pipeline.clock();
         this.stopRequested = stopRequested;
         this.spinNanos = new long[times.phases()];
-        this.tailLeadCapNanos = new long[times.phases()];
         for (int p = 0; p < spinNanos.length; p++) {
             spinNanos[p] = SpinPolicy.spinNanos(plan.phases().get(p).rate());
-            tailLeadCapNanos[p] = SpinPolicy.tailLeadCapNanos(plan.phases().get(p).rate());
         }
         this.asyncScheduled = new long[times.phases()];
         this.asyncDropped = new long[times.phases()];
@@ -130,7 +127,7 @@ final class OpenLoop {
                 // taken ahead: this worker waits for the instant itself
                 Request taken = r;
                 if (!clock.awaitInstant(r.intended, spinNanos[r.phase], () -> schedule.abandoned(taken) || pipeline.stopped(),
-                        lead, tailLeadCapNanos[r.phase]) || schedule.abandoned(r)) {
+                        lead) || schedule.abandoned(r)) {
                     schedule.gaveUp(r);
                     continue; // the run stopped before this arrival's instant: it never happened
                 }
@@ -186,8 +183,7 @@ final class OpenLoop {
         RunClock.TimerLead lead = new RunClock.TimerLead();
         for (Request r; (r = cursor.take()) != null; ) {
             long spin = spinNanos[r.phase];
-            while (!clock.awaitInstant(r.intended, spin, () -> sender.ready() || stopRequested.getAsBoolean(), lead,
-                    tailLeadCapNanos[r.phase])) {
+            while (!clock.awaitInstant(r.intended, spin, () -> sender.ready() || stopRequested.getAsBoolean(), lead)) {
                 if (stopRequested.getAsBoolean()) {
                     break;
                 }

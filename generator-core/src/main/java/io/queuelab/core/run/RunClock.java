@@ -29,17 +29,15 @@ final class RunClock {
      * {@link TimerLead}) before it, then spins. Returns early, with false, when {@code interrupt}
      * becomes true (checked at every wake-up).
      *
-     * @param lead         the calling thread's own estimate of its timed wake-up lateness; null for none
-     * @param tailCapNanos the longest the lead may reach for the tail of that lateness (its median is always used)
+     * @param lead the calling thread's own estimate of its timed wake-up lateness; null for none
      */
-    boolean awaitInstant(long instant, long spinNanos, java.util.function.BooleanSupplier interrupt, TimerLead lead,
-                         long tailCapNanos) {
+    boolean awaitInstant(long instant, long spinNanos, java.util.function.BooleanSupplier interrupt, TimerLead lead) {
         long left;
         while ((left = instant - now()) > 0) {
             if (interrupt != null && interrupt.getAsBoolean()) {
                 return false;
             }
-            long early = lead == null ? spinNanos : Math.max(spinNanos, lead.nanos(tailCapNanos));
+            long early = lead == null ? spinNanos : Math.max(spinNanos, lead.nanos());
             if (left > early) {
                 long target = instant - early;
                 LockSupport.parkNanos(target - now());
@@ -53,24 +51,18 @@ final class RunClock {
         return true;
     }
 
-    /** As {@link #awaitInstant(long, long, java.util.function.BooleanSupplier, TimerLead, long)} without a lead. */
+    /** As {@link #awaitInstant(long, long, java.util.function.BooleanSupplier, TimerLead)} without a lead. */
     boolean awaitInstant(long instant, long spinNanos, java.util.function.BooleanSupplier interrupt) {
-        return awaitInstant(instant, spinNanos, interrupt, null, 0);
+        return awaitInstant(instant, spinNanos, interrupt, null);
     }
 
     /**
-     * How early a thread parks before an instant: running estimates of the median and of the p99
-     * of its timed wake-ups' lateness (tens of microseconds at the median on a VM, where a timer
-     * interrupt passes through the hypervisor, ~100-200 us at p99). Parking that much earlier and
-     * spinning the remainder puts the wake-up on the instant; the median costs a few microseconds
-     * of spinning per wait and is always used, the p99 up to a cap the caller sets by its rate
-     * ({@link SpinPolicy#tailLeadCapNanos}), so that at low rates even the slow wake-ups reach the
-     * instant (issue 28 item 11: at 200-500/s the hand-off's p99 was the timer's tail).
-     *
-     * <p>Each estimate moves by a quantile-tracking step per observation: up by u when a wake-up
-     * was later than the estimate, down by d when not, which settles where P(later) = d / (u + d):
-     * 1/2 for the median, 1/100 for the p99. The median stays within [0, {@value #MAX_NANOS}] ns,
-     * the p99 within [0, {@value #MAX_TAIL_NANOS}] ns.
+     * How early a thread parks before an instant: a running estimate of the median lateness of
+     * timed wake-ups (tens of microseconds on a VM, where a timer interrupt passes through the
+     * hypervisor). Parking that much earlier and spinning the remainder puts the median wake-up on
+     * the instant, at a cost of a few microseconds of spinning per wait; the estimate moves by a
+     * quantile-tracking step per observation (up when a wake-up was later than the lead, down when
+     * earlier) and stays within [0, {@value #MAX_NANOS}] ns.
      *
      * <p>The workers of one run share one estimate (they wake on the same machine's timer), so it
      * learns from every wake-up rather than from one worker's share of them: with 16 workers at
@@ -79,37 +71,19 @@ final class RunClock {
      */
     static final class TimerLead {
         static final long MAX_NANOS = 100_000;
-        static final long MAX_TAIL_NANOS = 1_000_000;
         private static final long STEP_NANOS = 500;
-        /** The p99's step up; its step down is 1/99 of it. */
-        private static final long TAIL_UP_NANOS = 4_950;
-        private static final long TAIL_DOWN_NANOS = 50;
         private volatile long nanos;
-        private volatile long tailNanos;
 
         void observe(long lateNanos) {
             if (lateNanos < 0) {
                 return; // woken before the target (an unpark): says nothing about the timer
             }
-            long median = nanos;
-            nanos = Math.max(0, Math.min(MAX_NANOS, median + (lateNanos > median ? STEP_NANOS : -STEP_NANOS)));
-            long tail = tailNanos;
-            tailNanos = Math.max(0, Math.min(MAX_TAIL_NANOS, tail + (lateNanos > tail ? TAIL_UP_NANOS : -TAIL_DOWN_NANOS)));
+            long now = nanos;
+            nanos = Math.max(0, Math.min(MAX_NANOS, now + (lateNanos > now ? STEP_NANOS : -STEP_NANOS)));
         }
 
-        /** The median lateness. */
         long nanos() {
             return nanos;
-        }
-
-        /** The p99 lateness. */
-        long tailNanos() {
-            return tailNanos;
-        }
-
-        /** How early to park: the median, or the p99 up to {@code tailCapNanos} where that is later. */
-        long nanos(long tailCapNanos) {
-            return Math.max(nanos, Math.min(tailNanos, tailCapNanos));
         }
     }
 }
