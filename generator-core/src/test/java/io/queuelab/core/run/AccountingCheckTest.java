@@ -248,9 +248,9 @@ class AccountingCheckTest {
     void aClientDelayUnderEitherThresholdPassesTheHandOffCheck() {
         long floor = SelfCheck.CLIENT_DELAY_FLOOR.toNanos();
         long[][] cases = { // client delay, service, failures expected
-                {80_000, 1_000_000, 0},          // 8 % of the service, above the floor
-                {floor - 5_000, 100_000, 0},      // 45 % of the service, under the floor
-                {120_000, 1_000_000, 1},         // 12 % and above the floor
+                {floor + 10_000, 2_000_000, 0},   // 8 % of the service, above the floor
+                {floor - 5_000, 100_000, 0},      // 145 % of the service, under the floor
+                {floor + 100_000, 2_000_000, 1},  // 12.5 % and above the floor
         };
         for (long[] k : cases) {
             List<Request> all = arrivals();

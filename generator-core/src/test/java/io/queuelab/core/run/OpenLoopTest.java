@@ -26,11 +26,17 @@ class OpenLoopTest {
     /**
      * With idle workers, a request is sent by a worker that was waiting for its instant: the
      * client's delay is one timed wake-up, not a queue. The bound is the design's: the median
-     * request waits at most one timed wake-up ({@link SelfCheck#CLIENT_DELAY_FLOOR}, what a timed
-     * wake-up takes on the 2-core machines this was built on); a median beyond it means the
-     * requests waited for something else (a queue, a hand-off to another thread). The speed itself
-     * is measured by scripts/bench-vs-sysbench.
+     * request waits at most one timed wake-up's median lateness ({@link #MEDIAN_WAKE_UP_NANOS}); a
+     * median beyond it means the requests waited for something else (a queue, a hand-off to another
+     * thread). The speed itself is measured by scripts/bench-vs-sysbench.
      */
+    /**
+     * A timed wake-up's median lateness on the 2-core VMs this was built on (13-90 us with 50 us or
+     * 1 ns timer slack, docs/benchmarks.md, "the wake-up floor"); the workers park early by their own
+     * median and spin the rest, which puts their median hand-off at a few microseconds.
+     */
+    static final long MEDIAN_WAKE_UP_NANOS = 50_000;
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anIdleWorkerSendsAtTheInstantItself() throws Exception {
@@ -39,7 +45,7 @@ class OpenLoopTest {
         SelfCheck.PhaseCheck main = result.selfCheck().phases().get(0);
         assertTrue(main.idleWorkerRequests() >= 0.95 * main.scheduled(),
                 () -> main.idleWorkerRequests() + " of " + main.scheduled() + " found an idle worker");
-        assertTrue(main.clientDelayP50Nanos() <= SelfCheck.CLIENT_DELAY_FLOOR.toNanos(),
+        assertTrue(main.clientDelayP50Nanos() <= MEDIAN_WAKE_UP_NANOS,
                 () -> "client delay p50 " + main.clientDelayP50Nanos() + " ns");
         assertEquals(0, result.totals().dropped());
         assertTrue(result.totals().balanced());
