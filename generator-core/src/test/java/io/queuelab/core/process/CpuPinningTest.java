@@ -39,7 +39,9 @@ class CpuPinningTest {
             CpuPinning.pin(child.pid(), last);
             assertEquals(last, CpuSet.of(child.pid()));
             // one the kernel does not give this process: refused, and the child keeps its set
-            int absent = mine.cpus().get(mine.size() - 1) + 1;
+            // a cpu the machine does not have online (not merely one outside this process's affinity, which root may grant)
+            CpuSet online = CpuSet.parse(java.nio.file.Files.readString(java.nio.file.Path.of("/sys/devices/system/cpu/online")));
+            int absent = online.cpus().get(online.size() - 1) + 1;
             IOException refused = assertThrows(IOException.class, () -> CpuPinning.pin(child.pid(), new CpuSet(List.of(absent))));
             assertTrue(refused.getMessage().contains("taskset could not pin pid " + child.pid()), refused.getMessage());
             assertEquals(last, CpuSet.of(child.pid()));

@@ -64,13 +64,15 @@ class HostSarTest {
         HostResourceSampler sampler = HostResourceSampler.start(List.of(SampledProcess.client(), SampledProcess.host()), csv,
                 Duration.ofMillis(50), true);
         try (sampler; FileChannel file = FileChannel.open(tmp.resolve("synced"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            // writes that reach the disk while the sampler runs
-            for (int i = 0; i < 20; i++) {
+            // writes that reach the disk between the sampler's first and last samples (20 fsyncs take a few ms:
+            // written before its first sample, as CI once did, they fall outside every interval it measures)
+            while (sampler.samples() < 1) {
+                Thread.sleep(5);
+            }
+            for (int i = 0; i < 20 || sampler.samples() < 4; i++) {
                 file.write(ByteBuffer.wrap(new byte[4096]));
                 file.force(true);
-            }
-            while (sampler.samples() < 4) {
-                Thread.sleep(10);
+                Thread.sleep(5);
             }
         }
         List<String> hostRows = Files.readAllLines(csv).stream().skip(1).filter(l -> l.split(",")[1].equals("host")).toList();
