@@ -23,7 +23,10 @@ class LocalCassandraClusterTest {
         LocalCassandraCluster reopened = LocalCassandraCluster.open(running.directory());
         assertEquals(running.settings(), reopened.settings());
         String status = reopened.status().get(0);
-        assertTrue(status.matches("node 1 127\\.0\\.0\\.1:\\d+ pid \\d+ up \\(CQL answers\\)"), status);
+        long pid = reopened.node(1).process().orElseThrow().pid();
+        // the cpus are the kernel's affinity list of the node's process
+        assertEquals("node 1 " + reopened.node(1).spec().address() + ":" + reopened.node(1).spec().nativePort() + " pid " + pid
+                + " cpus " + io.queuelab.core.process.CpuSet.of(pid) + " up (CQL answers)", status);
         assertEquals(running.node(1).process().orElseThrow().pid(), reopened.node(1).process().orElseThrow().pid());
         assertTrue(reopened.node(1).releaseVersion().orElseThrow().startsWith("5.0."));
         IllegalStateException twice = assertThrows(IllegalStateException.class, () -> LocalCassandraCluster.start(
