@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * tolerances below the same power (sd 2.2 % of the mean, 4.6 % of the p99, by simulation) in 42 s
  * instead of 210 s. The absolute scale shrinks fivefold (a 2 ms mean): the emulated server spins its
  * departures onto their instants ({@link MM1Backend}), since a timed wake-up's lateness would be a
- * few percent of that mean (the first try at 1000/s, without it, failed CI on the mean); the
+ * few percent of that mean (an earlier try at 1000/s, without it, was reverted); the
  * client's own hand-off is the instrument's and stays in.
  */
 class MM1PipelineTest {
