@@ -14,6 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,17 +56,21 @@ public final class ExportCommand implements Callable<Integer> {
         }
         RunDirectory run = RunDirectory.open(dir);
         Path hlogDir = hlog == null ? null : hlog.isEmpty() ? run.path() : Path.of(hlog);
-        if (hlogDir != null && !force) {
-            // before anything is written, the CSV included: every .hlog this export would write
-            try (RequestLogReader reader = run.openLog()) {
-                for (Path file : HlogExport.targets(reader, hlogDir)) {
-                    OutputPath.requireNew(file, ".hlog file", false);
-                }
-            }
-        }
         // first, on stderr (the CSV may be going to stdout): an incomplete run or a damaged log
         Completeness.ofRun(run).forEach(spec.commandLine().getErr()::println);
         spec.commandLine().getErr().flush();
+        // the .hlog files before the CSV: HlogExport refuses an existing one (without --force) before it writes any,
+        // so a refusal leaves nothing written, the CSV included, and the log is read once for each output
+        if (hlogDir != null) {
+            Files.createDirectories(hlogDir);
+            try (RequestLogReader reader = run.openLog()) {
+                List<Path> files = HlogExport.write(reader, hlogDir, interval.toNanos(), force);
+                spec.commandLine().getErr().println("wrote " + files);
+            } catch (FileAlreadyExistsException e) {
+                OutputPath.requireNew(Path.of(e.getFile()), ".hlog file", false); // refuses in the words of every output: the file is there
+                throw e;
+            }
+        }
         if (csv != null) {
             try (RequestLogReader reader = run.openLog()) {
                 if (csv.equals("-")) {
@@ -81,13 +86,6 @@ public final class ExportCommand implements Callable<Integer> {
                     });
                     spec.commandLine().getErr().println("wrote " + rows[0] + " rows to " + file);
                 }
-            }
-        }
-        if (hlog != null) {
-            Files.createDirectories(hlogDir);
-            try (RequestLogReader reader = run.openLog()) {
-                List<Path> files = HlogExport.write(reader, hlogDir, interval.toNanos(), force);
-                spec.commandLine().getErr().println("wrote " + files);
             }
         }
         return 0;

@@ -90,21 +90,6 @@ public final class HlogExport {
         }
     }
 
-    /**
-     * The files {@link #write} would write into {@code dir} for the log {@code reader} reads (one
-     * per operation with an ok non-warm-up request), sorted: read once, to the end of the log.
-     */
-    public static List<Path> targets(RequestLogReader reader, Path dir) throws IOException {
-        java.util.TreeSet<Path> files = new java.util.TreeSet<>();
-        java.util.Set<Integer> seen = new java.util.HashSet<>();
-        while (reader.next()) {
-            if (reader.outcome() == LogFormat.OK && !reader.warmup() && seen.add(reader.operation())) {
-                files.add(dir.resolve(fileName(reader.operationName(reader.operation()))));
-            }
-        }
-        return List.copyOf(files);
-    }
-
     static String fileName(String operation) {
         return operation.replaceAll("[^A-Za-z0-9._-]", "_") + ".hlog";
     }
