@@ -6,13 +6,14 @@ import io.queuelab.core.log.RunDirectory;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Finds the nodes of a merged run whose responses stopped while the other nodes' went on: a stall
@@ -89,18 +90,15 @@ final class NodeStalls {
      */
     static Map<Gap, Set<Integer>> answered(RunDirectory merged, List<Gap> gaps) throws IOException {
         Map<Gap, Set<Integer>> answered = new HashMap<>();
-        Map<Integer, List<Gap>> byNode = new HashMap<>();
+        Map<Integer, NavigableMap<Long, Gap>> byNode = new HashMap<>(); // one node's gaps by their start: they do not overlap
         for (Gap g : gaps) {
             if (g.outstanding()) {
                 answered.put(g, new HashSet<>());
-                byNode.computeIfAbsent(g.node(), n -> new ArrayList<>()).add(g);
+                byNode.computeIfAbsent(g.node(), n -> new TreeMap<>()).put(g.from(), g);
             }
         }
         if (answered.isEmpty()) {
             return answered;
-        }
-        for (List<Gap> own : byNode.values()) {
-            own.sort(Comparator.comparingLong(Gap::from));
         }
         try (RequestLogReader log = merged.openLog()) {
             while (log.next()) {
@@ -109,16 +107,15 @@ final class NodeStalls {
                     continue;
                 }
                 int node = log.node();
-                for (Map.Entry<Integer, List<Gap>> e : byNode.entrySet()) {
+                for (Map.Entry<Integer, NavigableMap<Long, Gap>> e : byNode.entrySet()) {
                     if (e.getKey() == node) {
                         continue;
                     }
-                    // one node's gaps follow each other: the last to start at or before the
-                    // completion, and the one before it (which may end where that one starts)
-                    List<Gap> own = e.getValue();
-                    int i = lastFromAtOrBefore(own, completed);
-                    for (int j = i; j >= 0 && j >= i - 1; j--) {
-                        Gap g = own.get(j);
+                    // the last gap to start at or before the completion, and the one before it (which may end where
+                    // that one starts)
+                    Map.Entry<Long, Gap> last = e.getValue().floorEntry(completed);
+                    for (int k = 0; k < 2 && last != null; k++, last = e.getValue().lowerEntry(last.getKey())) {
+                        Gap g = last.getValue();
                         if (completed >= g.from() && completed <= g.to()) {
                             answered.get(g).add(node);
                         }
@@ -127,23 +124,6 @@ final class NodeStalls {
             }
         }
         return answered;
-    }
-
-    /** The index of the last gap of {@code sorted} (by start) starting at or before {@code t}, else -1. */
-    private static int lastFromAtOrBefore(List<Gap> sorted, long t) {
-        int lo = 0;
-        int hi = sorted.size() - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted.get(mid).from() <= t) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return found;
     }
 
     /** Every node's completion gaps of at least {@link #THRESHOLD_NANOS}, in the merged log's order. */
