@@ -93,15 +93,10 @@ public final class CassandraCommand implements Runnable {
         /** The cpus asked for, refused in one line before anything starts when this machine does not offer them all. */
         private static CpuSet nodeCpus(String list) throws java.io.IOException {
             CpuSet asked = CpuSet.parse(list);
-            CpuSet available = CpuSet.ofThisThread();
             if (asked.isEmpty()) {
                 throw new IllegalArgumentException("--cpus names no cpu");
             }
-            if (!asked.minus(available).isEmpty()) {
-                throw new IllegalArgumentException("--cpus " + list + ": cpu " + asked.minus(available) + " is not one of this process's ("
-                        + available + ")");
-            }
-            return asked;
+            return asked.requireWithin(CpuSet.ofThisThread(), "--cpus " + list);
         }
     }
 

@@ -40,7 +40,6 @@ public final class CpuSplitOptions {
                     + "0-2/3. The manifest records both sides (default ${DEFAULT-VALUE}).")
     String split = AUTO;
 
-
     /** This JVM's CPUs before {@link #apply} pinned it; null while it is not pinned. */
     private CpuSet before;
 
@@ -179,11 +178,7 @@ public final class CpuSplitOptions {
         CpuSet server = parse(split.substring(0, slash), "server");
         CpuSet client = parse(split.substring(slash + 1), "generator");
         for (CpuSet side : List.of(server, client)) {
-            CpuSet missing = side.minus(available);
-            if (!missing.isEmpty()) {
-                throw new IllegalArgumentException("--cpu-split " + split + ": cpu " + missing + " is not available to queuelab "
-                        + "(available: " + available + ")");
-            }
+            side.requireWithin(available, "--cpu-split " + split);
         }
         CpuSet both = server.intersection(client);
         if (!both.isEmpty()) {

@@ -94,6 +94,18 @@ public record CpuSet(List<Integer> cpus) {
         return new CpuSet(rest);
     }
 
+    /**
+     * This set, when every CPU of it is in {@code available}; otherwise a one-line
+     * IllegalArgumentException, "{@code what}: cpu N is not available to queuelab (available: ...)".
+     */
+    public CpuSet requireWithin(CpuSet available, String what) {
+        CpuSet missing = minus(available);
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException(what + ": cpu " + missing + " is not available to queuelab (available: " + available + ")");
+        }
+        return this;
+    }
+
     /** The first {@code n} CPUs of this set. */
     public CpuSet first(int n) {
         return new CpuSet(cpus.subList(0, Math.min(n, cpus.size())));
