@@ -40,6 +40,16 @@ public final class InputErrors {
         return b.toString();
     }
 
+    /**
+     * A reader of a text file that decodes leniently: bytes that are not UTF-8 read as U+FFFD, which
+     * {@link #quoted} escapes, where {@code Files.newBufferedReader} would throw a
+     * MalformedInputException ("Input length = 1") that names neither the file nor the line.
+     */
+    public static java.io.BufferedReader lenientReader(java.nio.file.Path file) throws java.io.IOException {
+        return new java.io.BufferedReader(new java.io.InputStreamReader(java.nio.file.Files.newInputStream(file),
+                java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** A file's first line for an error about its header: "an empty file", or "header " and the line {@link #quoted}. */
     public static String describeHeader(String firstLine) {
         return firstLine == null ? "an empty file" : "header " + quoted(firstLine);

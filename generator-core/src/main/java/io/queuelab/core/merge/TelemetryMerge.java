@@ -7,7 +7,6 @@ import io.queuelab.core.telemetry.NodeTelemetry;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,7 +118,7 @@ final class TelemetryMerge {
     }
 
     private static String firstLine(Path f) throws IOException {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
+        try (BufferedReader in = InputErrors.lenientReader(f)) {
             String line = in.readLine();
             return line == null ? "" : line;
         }
@@ -130,7 +129,7 @@ final class TelemetryMerge {
         if (!Files.isRegularFile(csv)) {
             return false;
         }
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(csv), StandardCharsets.UTF_8));
+        try (BufferedReader in = InputErrors.lenientReader(csv);
              Stream<String> lines = in.lines()) {
             return lines.skip(1).map(l -> l.split(",", -1)).anyMatch(f -> f.length > 1 && !NODE_ROLES.contains(f[1]));
         }
@@ -141,7 +140,7 @@ final class TelemetryMerge {
         int columns = HostResourceSampler.HEADER.split(",").length;
         long own = 0, skipped = 0;
         // decoded leniently: bytes that are not UTF-8 become U+FFFD, which the error below escapes
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(csv), StandardCharsets.UTF_8));
+        try (BufferedReader in = InputErrors.lenientReader(csv);
              BufferedWriter w = Files.newBufferedWriter(merged, StandardCharsets.UTF_8, StandardOpenOption.APPEND)) {
             String header = in.readLine();
             if (header == null || !header.equals(HostResourceSampler.HEADER)) {

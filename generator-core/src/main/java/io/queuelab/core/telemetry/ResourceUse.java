@@ -4,8 +4,6 @@ import io.queuelab.core.log.InputErrors;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -111,7 +109,7 @@ public record ResourceUse(Map<String, Samples> processes) {
         }
         Map<String, List<String[]>> rows = new LinkedHashMap<>();
         // decoded leniently: bytes that are not UTF-8 become U+FFFD, which the error below escapes (a number column with one fails wellFormed)
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(csv), StandardCharsets.UTF_8))) {
+        try (BufferedReader in = InputErrors.lenientReader(csv)) {
             String header = in.readLine();
             if (header == null || !header.startsWith("epoch_ns,process,pid,")) {
                 throw new IOException(csv + " is not a host-resources file (" + InputErrors.describeHeader(header) + ")");
