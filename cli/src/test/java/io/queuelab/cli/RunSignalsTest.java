@@ -203,12 +203,7 @@ class RunSignalsTest {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "queuelab ended after SIG" + signal);
             if (signal.equals("INT")) {
                 assertEquals(List.of(), servers(embedded), "the server is stopped before queuelab exits");
-                long until = System.nanoTime() + 10_000_000_000L; // the watchdog sees the pipe close and exits
-                while (children.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < until) {
-                    Thread.sleep(50);
-                }
-                assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList(),
-                        "no child process of queuelab left");
+                assertNoChildLeft(children);
             } else {
                 long until = System.nanoTime() + 40_000_000_000L; // the watchdog's SIGTERM, SIGKILL after its 30 s grace
                 while (!servers(embedded).isEmpty() && System.nanoTime() < until) {
@@ -280,12 +275,7 @@ class RunSignalsTest {
             assertTrue(lines.get(0).matches("queuelab: load interrupted by SIGINT while the embedded server was starting "
                     + "\\(after [0-9.]+ s\\): nothing was loaded"), console);
             assertEquals(List.of(), servers(embedded), "the server is stopped before queuelab exits");
-            long until = System.nanoTime() + 10_000_000_000L; // the watchdog sees the pipe close and exits
-            while (children.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < until) {
-                Thread.sleep(50);
-            }
-            assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList(),
-                    "no child process of queuelab left");
+            assertNoChildLeft(children);
         } finally {
             p.destroyForcibly();
             for (ProcessHandle h : servers(embedded)) {
@@ -436,5 +426,15 @@ class RunSignalsTest {
         } finally {
             p.destroyForcibly();
         }
+    }
+
+    /** None of {@code children} (queuelab's child processes) alive within 10 s: the watchdog sees the pipe close and exits. */
+    private static void assertNoChildLeft(List<ProcessHandle> children) throws InterruptedException {
+        long until = System.nanoTime() + 10_000_000_000L;
+        while (children.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < until) {
+            Thread.sleep(50);
+        }
+        assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList(),
+                "no child process of queuelab left");
     }
 }
