@@ -127,11 +127,10 @@ final class OpenLoop {
                 // taken ahead: this worker waits for the instant itself
                 Request taken = r;
                 if (!clock.awaitInstant(r.intended, spinNanos[r.phase], () -> schedule.abandoned(taken) || pipeline.stopped(),
-                        lead) || schedule.abandoned(r)) {
+                        lead) || !schedule.enter(r)) {
                     schedule.gaveUp(r);
                     continue; // the run stopped before this arrival's instant: it never happened
                 }
-                schedule.entered(r);
             }
             r.dequeued = clock.now();
             pipeline.executeSync(index, session, r);
@@ -152,8 +151,7 @@ final class OpenLoop {
                 return;
             }
             if (stopRequested.getAsBoolean()) {
-                stoppedAt = clock.now();
-                schedule.stop(stoppedAt);
+                stoppedAt = schedule.stopNow();
                 schedule.admitOverdue(dropped);
                 dropped.forEach(pipeline::dropped);
                 return;

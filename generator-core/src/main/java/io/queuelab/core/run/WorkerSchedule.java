@@ -145,10 +145,21 @@ final class WorkerSchedule {
     }
 
     /** A worker's taken-ahead arrival reached its instant and is sent now. */
-    void entered(Request r) {
+    /**
+     * A taken-ahead arrival whose instant has come enters the client, unless the run stopped before
+     * its instant: then it never happens (false; the caller gives it up). Decided under the lock
+     * {@link #stopNow} takes, so that no arrival later than the stop instant is sent: a worker that
+     * read the stop as not yet made while the schedule thread was between reading the clock and
+     * publishing the stop sent an arrival after it (OpenLoopTest caught it on CI).
+     */
+    synchronized boolean enter(Request r) {
+        if (r.intended > stopAt) {
+            return false;
+        }
         r.dispatched = clock.now();
         scheduled.incrementAndGet(r.phase);
         leaveAhead();
+        return true;
     }
 
     /** A taken-ahead arrival whose instant comes after the stop: it never happens. */
@@ -243,15 +254,21 @@ final class WorkerSchedule {
         return cursor.rate();
     }
 
-    /** No arrival after {@code instant} enters the client; parked workers wake to see it. */
-    void stop(long instant) {
-        stopAt = instant;
+    /**
+     * Stops the schedule now: no arrival after the instant returned enters the client (the clock is
+     * read and the stop published under the lock {@link #enter} takes); parked workers wake to see it.
+     */
+    long stopNow() {
+        long instant;
         List<Thread> wake;
         synchronized (this) {
+            instant = clock.now();
+            stopAt = instant;
             wake = new ArrayList<>(parked);
             parked.clear();
         }
         wake.forEach(LockSupport::unpark);
+        return instant;
     }
 
     /** Removes and returns every request still queued (at a hard stop). */
