@@ -112,6 +112,18 @@ class IdentificationTest {
     }
 
     @Test
+    void aSearchThatMeetsASingularJacobianIsNotIdentifiedInsteadOfFailing() {
+        // the demo's UPDATE fit runs of 2026-11-26 (0.1, 0.3, 0.7, 0.9 X_max; the last overloaded, 309 ms): the
+        // load-dependent search reached a point where its 4x3 Jacobian had no QR decomposition, and the report died
+        List<Mm1Point> update = List.of(new Mm1Point("rate-1701.9", 1701.9, 336.4e-6, 20454),
+                new Mm1Point("rate-5105.7", 5105.7, 585.8e-6, 61067), new Mm1Point("rate-11913.2", 11913.2, 1.03e-3, 142596),
+                new Mm1Point("rate-15317", 15317, 308.7e-3, 183770));
+        ModelFit fit = LoadDependentFit.fit(update, LoadDependentFit.DEFAULT_CAPACITY);
+        assertFalse(fit.identified(), fit.toTable());
+        assertNotIdentifiedTable(fit);
+    }
+
+    @Test
     void twoPointsThatFallAreNotIdentifiedEither() {
         // without standard errors on the points
         List<Mm1Point> two = List.of(new Mm1Point("a", 100, 0.002, 1000), new Mm1Point("b", 200, 0.0015, 1000));

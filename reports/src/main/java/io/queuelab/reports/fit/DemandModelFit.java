@@ -4,8 +4,6 @@ import io.queuelab.sim.ClientLimitedModel;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.Model;
-import org.apache.commons.math3.exception.MathIllegalStateException;
-import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.MultivariateJacobianFunction;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
@@ -221,17 +219,11 @@ final class DemandModelFit implements CandidateModel {
             }
             return new Pair<>(value, jacobian);
         };
-        try {
-            LeastSquaresOptimizer.Optimum optimum = WeightedLeastSquares.fit(points, weights(points, curve, start), f, new double[] {start}, p -> {
-                p.setEntry(0, Math.min(Math.max(p.getEntry(0), 1e-6), maxScale));
-                return p;
-            });
-            double s = optimum.getPoint().getEntry(0);
-            double se = Mm1Fits.standardErrors(optimum, n, 1)[0];
-            return new ScaleFit(cores, demand, curve, s, se, optimum.getCost());
-        } catch (MathIllegalStateException e) {
-            return null;
-        }
+        return WeightedLeastSquares.fit(points, weights(points, curve, start), f, new double[] {start}, p -> {
+            p.setEntry(0, Math.min(Math.max(p.getEntry(0), 1e-6), maxScale));
+            return p;
+        }).map(optimum -> new ScaleFit(cores, demand, curve, optimum.getPoint().getEntry(0), Mm1Fits.standardErrors(optimum, n, 1)[0],
+                optimum.getCost())).orElse(null);
     }
 
     static Distribution scale(Distribution demand, double s) {

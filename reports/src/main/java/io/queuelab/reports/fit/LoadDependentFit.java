@@ -1,7 +1,5 @@
 package io.queuelab.reports.fit;
 
-import org.apache.commons.math3.exception.TooManyEvaluationsException;
-import org.apache.commons.math3.exception.TooManyIterationsException;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.MultivariateJacobianFunction;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
@@ -11,6 +9,7 @@ import org.apache.commons.math3.linear.RealVector;
 import org.apache.commons.math3.util.Pair;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The load-dependent M/M/1 model of seed 001 section 3.2 (models.md section 2): with n requests
@@ -90,24 +89,20 @@ public final class LoadDependentFit {
         };
         String method = latencyFixed ? "least squares of x and p with l fixed (Levenberg-Marquardt, weights 1/R^2)"
                 : "joint least squares of x, l, p (Levenberg-Marquardt, weights 1/R^2)";
-        LeastSquaresOptimizer.Optimum optimum;
-        try {
-            optimum = WeightedLeastSquares.fit(sorted, model,
-                    new double[] {start.value("x"), latencyFixed ? fixedLatency : start.value("l"), 0.01}, p -> {
-                        p.setEntry(0, Math.max(p.getEntry(0), 1e-12));
-                        if (latencyFixed) {
-                            p.setEntry(1, fixedLatency);
-                        }
-                        p.setEntry(2, Math.min(Math.max(p.getEntry(2), 0), 0.999));
-                        return p;
-                    });
-        } catch (TooManyEvaluationsException | TooManyIterationsException e) {
-            // no optimum: the points say nothing about x, l and p (typically they fall where the model rises)
-            Identification failed = new Identification.Checks().risingTrend(sorted)
-                    .require(false, "the least-squares search did not converge").result();
-            return new ModelFit(MODEL, method, List.of(), sorted.stream()
-                    .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), Double.NaN)).toList(), lambda -> Double.NaN, failed);
+        Optional<LeastSquaresOptimizer.Optimum> found = WeightedLeastSquares.fit(sorted, model,
+                new double[] {start.value("x"), latencyFixed ? fixedLatency : start.value("l"), 0.01}, p -> {
+                    p.setEntry(0, Math.max(p.getEntry(0), 1e-12));
+                    if (latencyFixed) {
+                        p.setEntry(1, fixedLatency);
+                    }
+                    p.setEntry(2, Math.min(Math.max(p.getEntry(2), 0), 0.999));
+                    return p;
+                });
+        if (found.isEmpty()) {
+            // typically the points fall where the model rises, or say nothing of p
+            return WeightedLeastSquares.failed(MODEL, method, sorted);
         }
+        LeastSquaresOptimizer.Optimum optimum = found.get();
         double[] best = optimum.getPoint().toArray();
         double[] se = standardErrors(optimum, n, latencyFixed);
         List<Parameter> parameters = List.of(

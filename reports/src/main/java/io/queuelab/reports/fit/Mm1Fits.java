@@ -18,6 +18,7 @@ import org.apache.commons.math3.util.Pair;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Fits of the modified M/M/1 model E[R](lambda) = x / (1 - lambda x) + l (models.md section 1)
@@ -116,12 +117,17 @@ public final class Mm1Fits {
             }
             return new Pair<>(value, jacobian);
         };
-        LeastSquaresOptimizer.Optimum optimum = WeightedLeastSquares.fit(sorted, model,
+        String method = "joint least squares of x and l (Levenberg-Marquardt, weights 1/R^2)";
+        Optional<LeastSquaresOptimizer.Optimum> found = WeightedLeastSquares.fit(sorted, model,
                 new double[] {start.value("x"), start.value("l")}, p -> {
                     // keep every point below saturation and the service time positive
                     p.setEntry(0, Math.min(Math.max(p.getEntry(0), 1e-12), (1 - 1e-9) / lambdaMax));
                     return p;
                 });
+        if (found.isEmpty()) {
+            return WeightedLeastSquares.failed(MODEL, method, sorted);
+        }
+        LeastSquaresOptimizer.Optimum optimum = found.get();
         double x = optimum.getPoint().getEntry(0);
         double l = optimum.getPoint().getEntry(1);
         double[] se = standardErrors(optimum, n, 2);
@@ -136,8 +142,7 @@ public final class Mm1Fits {
                 .relativeError("l", se[1], sorted.get(0).meanResponse(), "the lowest rate's mean response")
                 .residuals(sorted, residuals)
                 .result();
-        return new ModelFit(MODEL, "joint least squares of x and l (Levenberg-Marquardt, weights 1/R^2)",
-                parameters, residuals, lambda -> meanResponse(lambda, x, l), identification);
+        return new ModelFit(MODEL, method, parameters, residuals, lambda -> meanResponse(lambda, x, l), identification);
     }
 
     /** Standard errors: sqrt of the covariance diagonal scaled by the weighted residual variance. */

@@ -1,5 +1,6 @@
 package io.queuelab.reports.fit;
 
+import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
@@ -8,16 +9,20 @@ import org.apache.commons.math3.fitting.leastsquares.ParameterValidator;
 import org.apache.commons.math3.linear.DiagonalMatrix;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Levenberg-Marquardt on mean response times weighted by 1/R^2 (relative errors), as the
- * closed-form curve fits of this package do it, or by given weights.
+ * closed-form curve fits of this package do it, or by given weights. A search that fails (no
+ * convergence within its budget, or a Jacobian without a QR decomposition: the points cannot tell
+ * the parameters apart) is an empty result, which a fit reports as "not identified", never an
+ * exception out of a report.
  */
 final class WeightedLeastSquares {
     private WeightedLeastSquares() {
     }
 
-    static LeastSquaresOptimizer.Optimum fit(List<Mm1Point> points, MultivariateJacobianFunction model, double[] start,
+    static Optional<LeastSquaresOptimizer.Optimum> fit(List<Mm1Point> points, MultivariateJacobianFunction model, double[] start,
                                              ParameterValidator validator) {
         double[] weights = new double[points.size()];
         for (int i = 0; i < weights.length; i++) {
@@ -26,10 +31,11 @@ final class WeightedLeastSquares {
         return fit(points, weights, model, start, validator);
     }
 
-    static LeastSquaresOptimizer.Optimum fit(List<Mm1Point> points, double[] weights, MultivariateJacobianFunction model,
-                                             double[] start, ParameterValidator validator) {
+    static Optional<LeastSquaresOptimizer.Optimum> fit(List<Mm1Point> points, double[] weights, MultivariateJacobianFunction model,
+                                                       double[] start, ParameterValidator validator) {
         double[] target = points.stream().mapToDouble(Mm1Point::meanResponse).toArray();
-        return new LevenbergMarquardtOptimizer().optimize(new LeastSquaresBuilder()
+        try {
+            return Optional.of(new LevenbergMarquardtOptimizer().optimize(new LeastSquaresBuilder()
                 .model(model)
                 .target(target)
                 .weight(new DiagonalMatrix(weights))
@@ -37,6 +43,18 @@ final class WeightedLeastSquares {
                 .parameterValidator(validator)
                 .maxEvaluations(10_000)
                 .maxIterations(10_000)
-                .build());
+                .build()));
+        } catch (MathIllegalStateException failed) { // TooManyEvaluations/Iterations, ConvergenceException (singular Jacobian)
+            return Optional.empty();
+        }
+    }
+
+    /** The fit of a model whose search failed: not identified, with the reason, and no parameter values. */
+    static ModelFit failed(String model, String method, List<Mm1Point> sorted) {
+        Identification failed = new Identification.Checks().risingTrend(sorted)
+                .require(false, "the least-squares search found no optimum (it did not converge, or the points cannot tell the"
+                        + " parameters apart)").result();
+        return new ModelFit(model, method, List.of(), sorted.stream()
+                .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), Double.NaN)).toList(), lambda -> Double.NaN, failed);
     }
 }
