@@ -5,6 +5,7 @@ import io.queuelab.core.inprocess.MM1Backend;
 import io.queuelab.core.inprocess.NoopBackend;
 import io.queuelab.core.manifest.Placement;
 import io.queuelab.core.run.RunCompanion;
+import io.queuelab.core.telemetry.CpuSpeedProbe;
 import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.core.telemetry.NodeTelemetry;
 import io.queuelab.cassandra.ThreadPoolSampler;
@@ -121,7 +122,8 @@ public final class BackendOptions implements AutoCloseable {
      * What runs beside the load of node {@code nodeIndex}, when --telemetry-interval asks for it:
      * the host resources of this node's client and host, and on node {@value NodeTelemetry#SERVER_NODE}
      * only the server's own counters and its local processes ({@link NodeTelemetry}); the other
-     * nodes leave --server-pid and --server-data-dir alone (the pid is node 0's machine's).
+     * nodes leave --server-pid and --server-data-dir alone (the pid is node 0's machine's). Without
+     * it, node 0 still times the speed of the server's own cpus ({@link CpuSpeedProbe}).
      */
     public RunCompanion companion(int nodeIndex) {
         if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
@@ -137,7 +139,8 @@ public final class BackendOptions implements AutoCloseable {
             throw new IllegalArgumentException("--server-pid " + serverPid + ": no such process");
         }
         if (telemetryInterval == null) {
-            return RunCompanion.NONE;
+            // the server cpus' speed is part of what a run measures, sampled or not (HostResourceSampler adds it otherwise)
+            return NodeTelemetry.samplesServer(nodeIndex) ? CpuSpeedProbe.companion(this::serverProcesses) : RunCompanion.NONE;
         }
         return NodeTelemetry.companion(nodeIndex, serverCounters(), this::serverProcesses, telemetryInterval);
     }

@@ -1,6 +1,8 @@
 package io.queuelab.core.process;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -15,29 +17,59 @@ import java.util.List;
  */
 public final class CpuPinning {
     private static final long TIMEOUT_SECONDS = 10;
+    /** Calls of taskset before a process whose threads come and go is said not to be pinned. */
+    private static final int ATTEMPTS = 3;
 
     private CpuPinning() {
     }
 
     /** Pins every thread of {@code pid} to {@code cpus}. */
     public static void pin(long pid, CpuSet cpus) throws IOException {
+        // taskset -a lists the threads, then sets each: one that ends in between fails the whole call (ESRCH), so try again
+        for (int attempt = 1; ; attempt++) {
+            try {
+                taskset(List.of("-a", "-p", "-c", cpus.toString(), Long.toString(pid)), "pid " + pid, cpus);
+                break;
+            } catch (IOException e) {
+                if (attempt == ATTEMPTS || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    throw e;
+                }
+            }
+        }
+        CpuSet now = CpuSet.of(pid);
+        if (!now.equals(cpus)) {
+            throw new IOException("pid " + pid + " runs on cpus " + now + " after taskset asked for " + cpus);
+        }
+    }
+
+    /**
+     * Pins the calling thread alone (not its process) to {@code cpus}: its kernel thread id from
+     * {@code /proc/thread-self}, {@code taskset -p} without {@code -a}. Threads it starts later inherit the set.
+     */
+    public static void pinThisThread(CpuSet cpus) throws IOException {
+        String tid = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString(); // "PID/task/TID"
+        taskset(List.of("-p", "-c", cpus.toString(), tid), "thread " + tid, cpus);
+        CpuSet now = CpuSet.ofThisThread();
+        if (!now.equals(cpus)) {
+            throw new IOException("thread " + tid + " runs on cpus " + now + " after taskset asked for " + cpus);
+        }
+    }
+
+    private static void taskset(List<String> arguments, String what, CpuSet cpus) throws IOException {
         if (cpus.isEmpty()) {
             throw new IllegalArgumentException("cannot pin a process to no cpu");
         }
+        List<String> command = new java.util.ArrayList<>(List.of("taskset"));
+        command.addAll(arguments);
         BoundedCommand.Result taskset;
         try {
-            taskset = BoundedCommand.run(List.of("taskset", "-a", "-p", "-c", cpus.toString(), Long.toString(pid)),
-                    java.time.Duration.ofSeconds(TIMEOUT_SECONDS));
+            taskset = BoundedCommand.run(command, java.time.Duration.ofSeconds(TIMEOUT_SECONDS));
         } catch (IOException e) {
             throw new IOException(e.getMessage().startsWith("taskset cannot be run")
                     ? "taskset (util-linux) cannot be run" + e.getMessage().substring("taskset cannot be run".length()) : e.getMessage());
         }
         if (taskset.exitCode() != 0) {
-            throw new IOException("taskset could not pin pid " + pid + " to cpus " + cpus + ": " + taskset.lastLine());
-        }
-        CpuSet now = CpuSet.of(pid);
-        if (!now.equals(cpus)) {
-            throw new IOException("pid " + pid + " runs on cpus " + now + " after taskset asked for " + cpus);
+            throw new IOException("taskset could not pin " + what + " to cpus " + cpus + ": " + taskset.lastLine());
         }
     }
 }

@@ -124,7 +124,8 @@ public final class HostResourceSampler implements AutoCloseable {
 
     /**
      * A run companion sampling the client, its host and the processes {@code servers} names when
-     * the run starts into {@value #FILE_NAME} of the run directory.
+     * the run starts into {@value #FILE_NAME} of the run directory, and timing the speed of the
+     * servers' own cpus ({@link CpuSpeedProbe}) into {@value CpuSpeedProbe#FILE_NAME}.
      */
     public static RunCompanion companion(Supplier<List<SampledProcess>> servers, Duration interval) {
         return companion(servers, interval, false);
@@ -132,13 +133,14 @@ public final class HostResourceSampler implements AutoCloseable {
 
     /** As {@link #companion(Supplier, Duration)}; with {@code sar}, {@value HostSar#FILE_NAME} too (qos-write's sar figures). */
     public static RunCompanion companion(Supplier<List<SampledProcess>> servers, Duration interval, boolean sar) {
-        return runDirectory -> {
+        RunCompanion resources = runDirectory -> {
             List<SampledProcess> all = new ArrayList<>();
             all.add(SampledProcess.client());
             all.add(SampledProcess.host());
             all.addAll(servers.get());
             return start(all, runDirectory.resolve(FILE_NAME), interval, sar);
         };
+        return resources.and(CpuSpeedProbe.companion(servers));
     }
 
     /** Sample instants written so far. */

@@ -53,6 +53,29 @@ class CpuPinningTest {
     }
 
     @Test
+    void aThreadPinsItselfAloneAndItsProcessKeepsItsCpus() throws Exception {
+        CpuSet mine = CpuSet.ofThisThread();
+        assumeTrue(mine.size() >= 2, "needs 2 cpus to tell one thread's set from its process's");
+        CpuSet first = new CpuSet(List.of(mine.cpus().get(0)));
+        CpuSet[] seen = new CpuSet[1];
+        Exception[] failed = new Exception[1];
+        Thread t = new Thread(() -> {
+            try {
+                CpuPinning.pinThisThread(first);
+                seen[0] = CpuSet.ofThisThread();
+            } catch (Exception e) {
+                failed[0] = e;
+            }
+        });
+        t.start();
+        t.join(10_000);
+        assertEquals(null, failed[0]);
+        assertEquals(first, seen[0], "the thread, as the kernel has it");
+        assertEquals(mine, CpuSet.of(ProcessHandle.current().pid()), "the process's main thread keeps its cpus");
+        assertEquals(mine, CpuSet.ofThisThread(), "and so does this one");
+    }
+
+    @Test
     void threadsStartedAfterThePinInheritIt() throws Exception {
         CpuSet mine = CpuSet.ofThisThread();
         assumeTrue(mine.size() >= 2, "needs 2 cpus to tell a pinned set from the whole");

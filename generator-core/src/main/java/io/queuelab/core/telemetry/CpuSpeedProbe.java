@@ -1,0 +1,173 @@
+package io.queuelab.core.telemetry;
+
+import io.queuelab.core.clock.ClockProbe;
+import io.queuelab.core.process.CpuPinning;
+import io.queuelab.core.process.CpuSet;
+import io.queuelab.core.run.RunCompanion;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Measures how fast the CPUs a server runs on are while a run loads it: on each of them a thread
+ * of its own, pinned there, times a fixed unit of integer work ({@link #unit}, about 50 us) every
+ * {@link #PERIOD}. A virtual machine's core changes speed by up to 1.7x from one second to the
+ * next with nothing of its own running (a sibling hyperthread or another guest takes the physical
+ * core; steal time does not show it), and a server on that core answers slower by the same factor
+ * (docs/experiments.md: the N = 1 throughput follows the unit's speed with correlation 0.89). A
+ * run that does not record this measures the host as much as the server, and no model of a
+ * constant-speed server can be held to its numbers.
+ *
+ * <p>File {@value #FILE_NAME}, header {@link #HEADER}, one row per unit: the generator's wall
+ * clock (epoch ns) at the unit's start, the cpu, the unit's duration in ns. Guarantees: only cpus
+ * the generator does not run on are probed (a probe on the generator's own cpus would delay its
+ * sends); each probe thread runs on its cpu alone, checked in the kernel's affinity list of the
+ * thread, or writes no row ({@link #notProbed()} says why); the unit is compiled before the first
+ * row (warm-up units are not written); every row written is complete; {@link #close()} stops the
+ * threads and flushes. Cost: one unit per period, 0.1 % of the probed cpu.
+ */
+public final class CpuSpeedProbe implements AutoCloseable {
+    public static final String FILE_NAME = "cpu-speed.csv";
+    public static final String HEADER = "epoch_ns,cpu,unit_ns";
+    /** How often each cpu's unit is timed. */
+    public static final Duration PERIOD = Duration.ofMillis(50);
+    /** Iterations of the unit: about 50 us on a 2 GHz core. */
+    static final int UNIT_ITERATIONS = 16_384;
+    /** Units run before the first row, so that the row times compiled code. */
+    static final int WARMUP_UNITS = 200;
+
+    private final List<SampleTimer> timers = new ArrayList<>();
+    private final List<String> notProbed = new ArrayList<>();
+    private BufferedWriter out;
+    private long sink;
+
+    private CpuSpeedProbe(BufferedWriter out) {
+        this.out = out;
+    }
+
+    /** Creates {@code file} (which must not exist) and starts a probe on each of {@code cpus}. */
+    public static CpuSpeedProbe start(CpuSet cpus, Path file) throws IOException {
+        BufferedWriter out = Files.newBufferedWriter(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        out.write(HEADER + "\n");
+        out.flush();
+        CpuSpeedProbe probe = new CpuSpeedProbe(out);
+        for (int cpu : cpus.cpus()) {
+            probe.timers.add(SampleTimer.start("cpu-speed-" + cpu, PERIOD, probe.onCpu(cpu)));
+        }
+        return probe;
+    }
+
+    /**
+     * A run companion probing the cpus of the {@code servers} (the kernel's affinity of each
+     * process when the run starts) less the generator's own; none when that leaves no cpu (a
+     * server on the generator's cpus, or one queuelab has no pid of).
+     */
+    public static RunCompanion companion(Supplier<List<HostResourceSampler.SampledProcess>> servers) {
+        return runDirectory -> {
+            CpuSet cpus = serverOnlyCpus(servers.get());
+            return cpus.isEmpty() ? () -> { } : start(cpus, runDirectory.resolve(FILE_NAME));
+        };
+    }
+
+    /** The cpus the processes run on that the calling (generator) thread does not; empty when /proc cannot tell. */
+    static CpuSet serverOnlyCpus(List<HostResourceSampler.SampledProcess> servers) {
+        try {
+            CpuSet generator = CpuSet.ofThisThread();
+            List<Integer> cpus = new ArrayList<>();
+            for (HostResourceSampler.SampledProcess p : servers) {
+                for (int c : CpuSet.of(p.pid()).minus(generator).cpus()) {
+                    if (!cpus.contains(c)) {
+                        cpus.add(c);
+                    }
+                }
+            }
+            return new CpuSet(cpus.stream().sorted().toList());
+        } catch (IOException | RuntimeException unknown) {
+            return new CpuSet(List.of());
+        }
+    }
+
+    /** The fixed unit of work: a chain of dependent xorshift steps that no compiler can shorten. */
+    static long unit(long x) {
+        for (int i = 0; i < UNIT_ITERATIONS; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+        }
+        return x;
+    }
+
+    private Runnable onCpu(int cpu) {
+        boolean[] ready = {false};
+        return () -> {
+            if (!ready[0]) {
+                try {
+                    CpuPinning.pinThisThread(new CpuSet(List.of(cpu)));
+                } catch (IOException | RuntimeException e) {
+                    synchronized (this) {
+                        notProbed.add("cpu " + cpu + ": " + e.getMessage());
+                    }
+                    throw new IllegalStateException(e); // cancels this cpu's timer: no row from a thread that is not there
+                }
+                long x = cpu + 1;
+                for (int i = 0; i < WARMUP_UNITS; i++) {
+                    x = unit(x);
+                }
+                synchronized (this) {
+                    sink ^= x;
+                }
+                ready[0] = true;
+            }
+            long epochNanos = ClockProbe.wallClockNanos();
+            long begin = System.nanoTime();
+            long x = unit(begin | 1);
+            long nanos = System.nanoTime() - begin;
+            write(epochNanos, cpu, nanos, x);
+        };
+    }
+
+    private synchronized void write(long epochNanos, int cpu, long nanos, long result) {
+        sink ^= result; // the unit's result is used, so it is computed
+        if (out == null) {
+            return;
+        }
+        try {
+            out.write(epochNanos + "," + cpu + "," + nanos + "\n");
+            out.flush(); // a crash leaves every row taken so far, as the other telemetry files do
+        } catch (IOException e) {
+            notProbed.add("cpu " + cpu + ": " + e.getMessage());
+        }
+    }
+
+    /** Why a cpu gave no rows (it could not be pinned, or the file could not be written); empty when every cpu was probed. */
+    public synchronized List<String> notProbed() {
+        return List.copyOf(notProbed);
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (SampleTimer t : timers) {
+            t.close();
+        }
+        BufferedWriter w;
+        synchronized (this) {
+            w = out;
+            out = null;
+        }
+        if (w != null) {
+            w.close();
+        }
+    }
+
+    /** The unit's result, so that the work is not dead code (and a test can see it ran). */
+    synchronized long sink() {
+        return sink;
+    }
+}
