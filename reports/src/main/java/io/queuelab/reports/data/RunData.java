@@ -2,6 +2,8 @@ package io.queuelab.reports.data;
 
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.telemetry.CpuSpeed;
+import io.queuelab.core.telemetry.CpuSpeedProbe;
 import io.queuelab.core.summary.RunSummary;
 import org.HdrHistogram.Histogram;
 
@@ -109,6 +111,14 @@ public final class RunData {
     /** The run's manifest; empty for a run without one (a CSV log). */
     public Optional<Manifest> manifest() {
         return Optional.ofNullable(manifest);
+    }
+
+    /**
+     * The speed of the server's own cpus while the run measured ({@link CpuSpeed}, outside warm-up),
+     * when they were probed: a run directory with {@value CpuSpeedProbe#FILE_NAME}.
+     */
+    public Optional<CpuSpeed> cpuSpeed() throws IOException {
+        return java.nio.file.Files.isDirectory(source) ? CpuSpeed.read(source, manifest()) : Optional.empty();
     }
 
     /** "measured" or "simulated" from the manifest; "measured" without one. */

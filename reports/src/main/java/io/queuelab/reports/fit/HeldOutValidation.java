@@ -41,8 +41,14 @@ public final class HeldOutValidation {
         }
     }
 
-    /** The outcome of a validation: each model's, the limits used, and the selected model's name (null when none is identified). */
-    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected) {
+    /**
+     * The outcome of a validation: each model's, the limits used, the selected model's name (null
+     * when none is identified), and the median speed-probe unit of the fit runs' server cpus
+     * ({@link io.queuelab.core.telemetry.CpuSpeed}; NaN when they were not probed), against which
+     * each held-out run's own is compared: a model of a constant-speed server fitted on one speed
+     * cannot be held to a run measured at another.
+     */
+    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, double fitCpuUnitNanos) {
         public ModelOutcome model(String name) {
             return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no model " + name));
@@ -102,7 +108,7 @@ public final class HeldOutValidation {
         for (CandidateModel model : models) {
             outcomes.add(evaluate(model, data, heldOutNames, heldOut, seed));
         }
-        return new Result(data.limits(), outcomes, select(outcomes));
+        return new Result(data.limits(), outcomes, select(outcomes), cpuUnitNanos(fitRuns));
     }
 
     private static ModelOutcome evaluate(CandidateModel model, FitData data, List<String> heldOutNames,
@@ -121,6 +127,23 @@ public final class HeldOutValidation {
                     : RunPrediction.open(name, run, fit.model(), seed));
         }
         return new ModelOutcome(fit, tested.fitRuns(), predictions);
+    }
+
+    /** The median of the runs' median speed-probe units; NaN when no run's server cpus were probed. */
+    static double cpuUnitNanos(List<RunData> runs) throws IOException {
+        List<Double> units = new ArrayList<>();
+        for (RunData r : runs) {
+            double u = RunPrediction.cpuUnitNanos(r);
+            if (Double.isFinite(u)) {
+                units.add(u);
+            }
+        }
+        if (units.isEmpty()) {
+            return Double.NaN;
+        }
+        units.sort(null);
+        int n = units.size();
+        return n % 2 == 1 ? units.get(n / 2) : (units.get(n / 2 - 1) + units.get(n / 2)) / 2;
     }
 
     /** The identified model with the smallest held-out error; a later (less simple) one must beat it by more than {@link #TIE}. */
@@ -191,17 +214,21 @@ public final class HeldOutValidation {
     public static String toTable(Result result) {
         StringBuilder s = new StringBuilder();
         s.append("system: ").append(result.limits()).append('\n');
+        if (Double.isFinite(result.fitCpuUnitNanos())) {
+            s.append(String.format(Locale.ROOT, "server cpu speed: the fit runs' median probe unit %.1f us; each run's 'cpu' below is its"
+                    + " own over it (1.10 = the server's cpu 10 %% slower than when the model was fitted)%n", result.fitCpuUnitNanos() / 1e3));
+        }
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
             s.append('\n').append(f.name()).append(": ").append(f.fit().toTable());
             if (!o.fitRuns().isEmpty()) {
                 s.append("  fit runs (the model's prediction of the runs it was fitted to):\n");
-                appendPredictions(s, o.fitRuns());
+                appendPredictions(s, o.fitRuns(), result.fitCpuUnitNanos());
             }
             if (!o.predictions().isEmpty()) {
                 s.append(String.format(Locale.ROOT, "  held-out runs (error %.1f %%: mean |relative error| of mean, p50, p99):%n",
                         100 * o.heldOutError()));
-                appendPredictions(s, o.predictions());
+                appendPredictions(s, o.predictions(), result.fitCpuUnitNanos());
             }
         }
         s.append('\n').append(result.selected() == null ? "selected: none (no model is identified by these runs)"
@@ -215,13 +242,20 @@ public final class HeldOutValidation {
 
     /** A table of predicted vs measured runs, as {@code validate} and {@code fit} print it. */
     public static void appendPredictions(StringBuilder s, List<RunPrediction> runs) {
-        s.append(String.format(Locale.ROOT, "  %-26s %10s %21s %21s %21s %15s%n", "run", "rate/N", "mean ms (meas/pred)",
-                "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst."));
+        appendPredictions(s, runs, Double.NaN);
+    }
+
+    /** As {@link #appendPredictions(StringBuilder, List)}, with each run's server cpu speed over {@code fitCpuUnitNanos} when known. */
+    public static void appendPredictions(StringBuilder s, List<RunPrediction> runs, double fitCpuUnitNanos) {
+        boolean cpu = Double.isFinite(fitCpuUnitNanos);
+        s.append(String.format(Locale.ROOT, "  %-26s %10s %21s %21s %21s %15s%s%n", "run", "rate/N", "mean ms (meas/pred)",
+                "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst.", cpu ? "   cpu" : ""));
         for (RunPrediction r : runs) {
-            s.append(String.format(Locale.ROOT, "  %-26s %10s %10.3f/%-10.3f %10.3f/%-10.3f %10.3f/%-10.3f %6.3f/%-6.3f %s%n",
+            s.append(String.format(Locale.ROOT, "  %-26s %10s %10.3f/%-10.3f %10.3f/%-10.3f %10.3f/%-10.3f %6.3f/%-6.3f %s%s%n",
                     r.name(), r.closed() ? "N=" + (int) r.level() : String.format(Locale.ROOT, "%.4g/s", r.level()),
                     1e3 * r.measuredMean(), 1e3 * r.predictedMean(), 1e3 * r.measuredP50(), 1e3 * r.predictedP50(),
                     1e3 * r.measuredP99(), 1e3 * r.predictedP99(), r.ks(), r.ksYardstick(),
+                    cpu ? String.format(Locale.ROOT, "%5.2f ", r.cpuSlowdown(fitCpuUnitNanos)) : "",
                     r.unstable() ? "model saturated at this load" : r.withinYardstick() ? "within noise" : "beyond noise"));
             if (r.closed()) {
                 s.append(String.format(Locale.ROOT, "  %-26s %10s throughput X(N) %.4g/s measured, %.4g/s predicted (%+.1f %%)%n", "", "",
@@ -235,6 +269,7 @@ public final class HeldOutValidation {
     public static void writeJson(Result result, Path file) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("selected", result.selected());
+        root.put("fitCpuUnitNanos", finite(result.fitCpuUnitNanos()));
         List<Object> models = new ArrayList<>();
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
@@ -262,6 +297,7 @@ public final class HeldOutValidation {
                 p.put("ks", finite(r.ks()));
                 p.put("ksYardstick", finite(r.ksYardstick()));
                 p.put("withinYardstick", r.withinYardstick());
+                p.put("cpuUnitNanos", finite(r.cpuUnitNanos()));
                 predictions.add(p);
             }
             m.put("predictions", predictions);

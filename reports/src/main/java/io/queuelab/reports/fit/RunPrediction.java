@@ -2,6 +2,7 @@ package io.queuelab.reports.fit;
 
 import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.Verdict;
+import io.queuelab.core.telemetry.CpuSpeed;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.FittedModel;
@@ -21,11 +22,12 @@ import java.util.List;
  * @param name    its short name
  * @param level   arrival rate per second (open) or N (closed)
  * @param closed  whether level is a job count
+ * @param cpuUnitNanos the median unit of the server cpus' speed probe during the run ({@link CpuSpeed}); NaN when not probed
  */
 public record RunPrediction(String run, String name, double level, boolean closed,
                             double measuredMean, double measuredP50, double measuredP99, double measuredThroughput,
                             double predictedMean, double predictedP50, double predictedP99, double predictedThroughput,
-                            double ks, double ksYardstick) {
+                            double ks, double ksYardstick, double cpuUnitNanos) {
     /** Simulated customers of a prediction: this many times the measured sample, within the bounds below. */
     static final int PREDICTION_FACTOR = 10;
     static final long MIN_PREDICTION = 100_000;
@@ -87,11 +89,25 @@ public record RunPrediction(String run, String name, double level, boolean close
         Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), replications).row("KS D");
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),
-                ks.distance(), ks.yardstick());
+                ks.distance(), ks.yardstick(), cpuUnitNanos(run));
     }
 
-    private static RunPrediction unstable(String asGiven, RunData run, double level, boolean closed) {
+    private static RunPrediction unstable(String asGiven, RunData run, double level, boolean closed) throws IOException {
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
-                run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN);
+                run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN,
+                cpuUnitNanos(run));
+    }
+
+    /** The run's median speed-probe unit, NaN when its server cpus were not probed. */
+    static double cpuUnitNanos(RunData run) throws IOException {
+        return run.cpuSpeed().map(CpuSpeed::medianNanos).orElse(Double.NaN);
+    }
+
+    /**
+     * How much slower (above 1) or faster the server's cpus ran during this run than {@code reference}
+     * (the fit runs' median unit): NaN when either is unknown.
+     */
+    public double cpuSlowdown(double reference) {
+        return cpuUnitNanos / reference;
     }
 }

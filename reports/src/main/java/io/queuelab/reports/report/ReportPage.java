@@ -4,6 +4,7 @@ import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.summary.SummaryText;
 import io.queuelab.core.run.SelfCheck;
+import io.queuelab.core.telemetry.CpuSpeed;
 import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.compare.Verdict;
@@ -20,12 +21,14 @@ import io.queuelab.sim.Estimate;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.XYChart;
 
+import java.util.Locale;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -91,17 +94,43 @@ final class ReportPage {
             return;
         }
         List<List<String>> rows = new ArrayList<>();
+        boolean cpu = Double.isFinite(result.fitCpuUnitNanos());
         for (RunPrediction p : result.model(result.selected()).predictions()) {
-            rows.add(List.of(p.name(), p.closed() ? "N = " + (int) p.level() : Html.number(p.level()) + "/s",
+            List<String> row = new ArrayList<>(List.of(p.name(), p.closed() ? "N = " + (int) p.level() : Html.number(p.level()) + "/s",
                     Html.millis(p.measuredMean()) + " / " + Html.millis(p.predictedMean()),
                     Html.millis(p.measuredP50()) + " / " + Html.millis(p.predictedP50()),
                     Html.millis(p.measuredP99()) + " / " + Html.millis(p.predictedP99()),
                     Html.number(p.measuredThroughput()) + " / " + Html.number(p.predictedThroughput()),
                     Html.number(p.ks()) + " / " + Html.number(p.ksYardstick())
                             + (p.unstable() ? " (saturated)" : p.withinYardstick() ? " within" : " beyond")));
+            if (cpu) {
+                row.add(Double.isFinite(p.cpuUnitNanos()) ? String.format(Locale.ROOT, "%.2f", p.cpuSlowdown(result.fitCpuUnitNanos())) : "");
+            }
+            rows.add(row);
         }
-        body.table(List.of("held-out run (" + result.selected() + ")", "rate or N", "mean ms (measured / predicted)",
-                "p50 ms", "p99 ms", "throughput /s", "KS D / yardstick"), rows);
+        List<String> header = new ArrayList<>(List.of("held-out run (" + result.selected() + ")", "rate or N", "mean ms (measured / predicted)",
+                "p50 ms", "p99 ms", "throughput /s", "KS D / yardstick"));
+        if (cpu) {
+            header.add("server cpu time vs fit runs");
+        }
+        body.table(header, rows);
+        if (cpu) {
+            body.paragraph(String.format(Locale.ROOT, "Server cpu time: the run's median time of the speed probe's fixed unit"
+                    + " of work on the server's own cpus over the fit runs' (%.1f us): 1.10 means the server's cpu was 10 %% slower"
+                    + " during that run than while the runs the model was fitted to were measured. The model assumes one speed; on"
+                    + " a shared host the cpu's speed changes from minute to minute, and a run at another speed is a run of another"
+                    + " server.", result.fitCpuUnitNanos() / 1e3));
+        }
+    }
+
+    /** The run's server cpu speed: median probe unit and the spread of its seconds; empty when not probed. */
+    private static String cpuSpeed(RunData r) {
+        try {
+            return r.cpuSpeed().map(c -> String.format(Locale.ROOT, "%.1f (%.2fx)%s", c.medianNanos() / 1e3, c.secondSpread(),
+                    c.secondSpread() > CpuSpeed.UNSTEADY ? " not steady" : "")).orElse("");
+        } catch (IOException unreadable) {
+            return "unreadable: " + unreadable.getMessage();
+        }
     }
 
     private void runsSection() {
@@ -111,14 +140,14 @@ final class ReportPage {
             rows.add(List.of(r.name(), r.kind(), RunShape.of(r).toString(), Html.number(r.records()), Html.number(r.okCount()),
                     notOk(r), Html.number(r.warmupCount()), Html.number(r.arrivalRate()), Html.number(r.throughput()),
                     Html.millis(r.meanResponseSeconds()), Html.millis(r.quantileSeconds(0.5)), Html.millis(r.quantileSeconds(0.99)),
-                    Html.millis(r.quantileSeconds(0.999)), Html.millis(r.responseNanos().getMaxValue() / 1e9)));
+                    Html.millis(r.quantileSeconds(0.999)), Html.millis(r.responseNanos().getMaxValue() / 1e9), cpuSpeed(r)));
         }
         analysis.merged.forEach((group, merged) -> rows.add(List.of(group, "", "", "", Html.number(merged.getTotalCount()), "", "", "", "",
                 Html.millis(merged.getMean() / 1e9), Html.millis(merged.getValueAtPercentile(50) / 1e9),
                 Html.millis(merged.getValueAtPercentile(99) / 1e9), Html.millis(merged.getValueAtPercentile(99.9) / 1e9),
-                Html.millis(merged.getMaxValue() / 1e9))));
+                Html.millis(merged.getMaxValue() / 1e9), "")));
         body.table(List.of("run", "kind", "workload", "records", "ok", "not ok", "warm-up", "arrivals/s", "throughput/s",
-                "mean R (ms)", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)"), rows);
+                "mean R (ms)", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)", "server cpu unit us (slowest s / fastest)"), rows);
         body.paragraph("Latency statistics count successful requests after warm-up; failed, dropped and unfinished requests are counted"
                 + " apart. Percentiles come from HdrHistograms (3 significant digits); merged rows merge the histograms, never average"
                 + " percentiles; the mean of a run is exact.");
