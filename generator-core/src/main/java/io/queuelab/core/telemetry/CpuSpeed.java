@@ -48,7 +48,10 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
                 secondSpread(), secondSpread() > UNSTEADY ? " (not steady: the server's speed changed during the run)" : "");
     }
 
-    /** A slowest second this much slower than the fastest is a core that changed speed, beyond the unit's own spread (1.05 on a quiet core). */
+    /**
+     * A slowest second this much slower than the fastest is a core that changed speed: the steadiest
+     * 12-15 s runs measured here span 1.02-1.09, the unsteady ones 1.16-1.44 (docs/experiments.md).
+     */
     public static final double UNSTEADY = 1.15;
 
     /** The run's cpu speed, or empty without {@value CpuSpeedProbe#FILE_NAME} or units outside warm-up. */

@@ -20,9 +20,11 @@ import java.util.function.Supplier;
  * of its own, pinned there, times a fixed unit of integer work ({@link #unit}, about 50 us) every
  * {@link #PERIOD}. A virtual machine's core changes speed by up to 1.7x from one second to the
  * next with nothing of its own running (a sibling hyperthread or another guest takes the physical
- * core; steal time does not show it), and a server on that core answers slower by the same factor
- * (docs/experiments.md: the N = 1 throughput follows the unit's speed with correlation 0.89). A
- * run that does not record this measures the host as much as the server, and no model of a
+ * core; steal time does not show it), and a server on that core answers slower with it: across 13
+ * closed runs of one job on this project's VMs the mean service time went as the unit's median to
+ * the power 2.75 (log-log correlation 0.96; docs/experiments.md), the server's work, which waits on
+ * caches and memory the neighbours share, being more sensitive than the unit's arithmetic. A run
+ * that does not record this measures the host as much as the server, and no model of a
  * constant-speed server can be held to its numbers.
  *
  * <p>File {@value #FILE_NAME}, header {@link #HEADER}, one row per unit: the generator's wall

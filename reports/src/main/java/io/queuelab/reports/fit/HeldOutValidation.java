@@ -8,6 +8,7 @@ import io.queuelab.core.manifest.Manifest;
 import io.queuelab.reports.data.RunArguments;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
+import io.queuelab.reports.data.ServerWork;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,12 +44,12 @@ public final class HeldOutValidation {
 
     /**
      * The outcome of a validation: each model's, the limits used, the selected model's name (null
-     * when none is identified), and the median speed-probe unit of the fit runs' server cpus
-     * ({@link io.queuelab.core.telemetry.CpuSpeed}; NaN when they were not probed), against which
-     * each held-out run's own is compared: a model of a constant-speed server fitted on one speed
-     * cannot be held to a run measured at another.
+     * when none is identified), and the fit runs' server ({@link ServerWork}: the medians of their
+     * cpu speed and cpu time per request), against which each held-out run's own is compared: a
+     * model of one server fitted on its runs cannot be held to a run that measured another (a
+     * slower cpu, or more work per request).
      */
-    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, double fitCpuUnitNanos) {
+    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, ServerWork fitServer) {
         public ModelOutcome model(String name) {
             return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no model " + name));
@@ -108,7 +109,7 @@ public final class HeldOutValidation {
         for (CandidateModel model : models) {
             outcomes.add(evaluate(model, data, heldOutNames, heldOut, seed));
         }
-        return new Result(data.limits(), outcomes, select(outcomes), cpuUnitNanos(fitRuns));
+        return new Result(data.limits(), outcomes, select(outcomes), server(fitRuns));
     }
 
     private static ModelOutcome evaluate(CandidateModel model, FitData data, List<String> heldOutNames,
@@ -129,21 +130,13 @@ public final class HeldOutValidation {
         return new ModelOutcome(fit, tested.fitRuns(), predictions);
     }
 
-    /** The median of the runs' median speed-probe units; NaN when no run's server cpus were probed. */
-    static double cpuUnitNanos(List<RunData> runs) throws IOException {
-        List<Double> units = new ArrayList<>();
+    /** The runs' server, figure by figure the median over the runs that measured it. */
+    static ServerWork server(List<RunData> runs) throws IOException {
+        List<ServerWork> each = new ArrayList<>();
         for (RunData r : runs) {
-            double u = RunPrediction.cpuUnitNanos(r);
-            if (Double.isFinite(u)) {
-                units.add(u);
-            }
+            each.add(ServerWork.of(r));
         }
-        if (units.isEmpty()) {
-            return Double.NaN;
-        }
-        units.sort(null);
-        int n = units.size();
-        return n % 2 == 1 ? units.get(n / 2) : (units.get(n / 2 - 1) + units.get(n / 2)) / 2;
+        return ServerWork.median(each);
     }
 
     /** The identified model with the smallest held-out error; a later (less simple) one must beat it by more than {@link #TIE}. */
@@ -214,21 +207,22 @@ public final class HeldOutValidation {
     public static String toTable(Result result) {
         StringBuilder s = new StringBuilder();
         s.append("system: ").append(result.limits()).append('\n');
-        if (Double.isFinite(result.fitCpuUnitNanos())) {
-            s.append(String.format(Locale.ROOT, "server cpu speed: the fit runs' median probe unit %.1f us; each run's 'cpu' below is its"
-                    + " own over it (1.10 = the server's cpu 10 %% slower than when the model was fitted)%n", result.fitCpuUnitNanos() / 1e3));
+        if (result.fitServer().known()) {
+            s.append("server of the fit runs (medians): ").append(result.fitServer()).append("; each run's 'server' below is its own over"
+                    + " them, cpu speed / cpu per request (1.10 = a cpu 10 % slower, or 10 % more cpu per request, than when the model was"
+                    + " fitted)\n");
         }
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
             s.append('\n').append(f.name()).append(": ").append(f.fit().toTable());
             if (!o.fitRuns().isEmpty()) {
                 s.append("  fit runs (the model's prediction of the runs it was fitted to):\n");
-                appendPredictions(s, o.fitRuns(), result.fitCpuUnitNanos());
+                appendPredictions(s, o.fitRuns(), result.fitServer());
             }
             if (!o.predictions().isEmpty()) {
                 s.append(String.format(Locale.ROOT, "  held-out runs (error %.1f %%: mean |relative error| of mean, p50, p99):%n",
                         100 * o.heldOutError()));
-                appendPredictions(s, o.predictions(), result.fitCpuUnitNanos());
+                appendPredictions(s, o.predictions(), result.fitServer());
             }
         }
         s.append('\n').append(result.selected() == null ? "selected: none (no model is identified by these runs)"
@@ -242,20 +236,20 @@ public final class HeldOutValidation {
 
     /** A table of predicted vs measured runs, as {@code validate} and {@code fit} print it. */
     public static void appendPredictions(StringBuilder s, List<RunPrediction> runs) {
-        appendPredictions(s, runs, Double.NaN);
+        appendPredictions(s, runs, ServerWork.UNKNOWN);
     }
 
-    /** As {@link #appendPredictions(StringBuilder, List)}, with each run's server cpu speed over {@code fitCpuUnitNanos} when known. */
-    public static void appendPredictions(StringBuilder s, List<RunPrediction> runs, double fitCpuUnitNanos) {
-        boolean cpu = Double.isFinite(fitCpuUnitNanos);
+    /** As {@link #appendPredictions(StringBuilder, List)}, with each run's server over {@code fitServer} when known. */
+    public static void appendPredictions(StringBuilder s, List<RunPrediction> runs, ServerWork fitServer) {
+        boolean server = fitServer.known();
         s.append(String.format(Locale.ROOT, "  %-26s %10s %21s %21s %21s %15s%s%n", "run", "rate/N", "mean ms (meas/pred)",
-                "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst.", cpu ? "   cpu" : ""));
+                "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst.", server ? "  server" : ""));
         for (RunPrediction r : runs) {
             s.append(String.format(Locale.ROOT, "  %-26s %10s %10.3f/%-10.3f %10.3f/%-10.3f %10.3f/%-10.3f %6.3f/%-6.3f %s%s%n",
                     r.name(), r.closed() ? "N=" + (int) r.level() : String.format(Locale.ROOT, "%.4g/s", r.level()),
                     1e3 * r.measuredMean(), 1e3 * r.predictedMean(), 1e3 * r.measuredP50(), 1e3 * r.predictedP50(),
                     1e3 * r.measuredP99(), 1e3 * r.predictedP99(), r.ks(), r.ksYardstick(),
-                    cpu ? String.format(Locale.ROOT, "%5.2f ", r.cpuSlowdown(fitCpuUnitNanos)) : "",
+                    server ? " " + r.server().over(fitServer).ratios() + " " : "",
                     r.unstable() ? "model saturated at this load" : r.withinYardstick() ? "within noise" : "beyond noise"));
             if (r.closed()) {
                 s.append(String.format(Locale.ROOT, "  %-26s %10s throughput X(N) %.4g/s measured, %.4g/s predicted (%+.1f %%)%n", "", "",
@@ -269,7 +263,7 @@ public final class HeldOutValidation {
     public static void writeJson(Result result, Path file) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("selected", result.selected());
-        root.put("fitCpuUnitNanos", finite(result.fitCpuUnitNanos()));
+        root.put("fitServer", server(result.fitServer()));
         List<Object> models = new ArrayList<>();
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
@@ -297,7 +291,7 @@ public final class HeldOutValidation {
                 p.put("ks", finite(r.ks()));
                 p.put("ksYardstick", finite(r.ksYardstick()));
                 p.put("withinYardstick", r.withinYardstick());
-                p.put("cpuUnitNanos", finite(r.cpuUnitNanos()));
+                p.put("server", server(r.server()));
                 predictions.add(p);
             }
             m.put("predictions", predictions);
@@ -306,6 +300,13 @@ public final class HeldOutValidation {
         root.put("models", models);
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         AtomicFile.replace(file, tmp -> json.writeValue(tmp.toFile(), root));
+    }
+
+    private static Map<String, Object> server(ServerWork w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cpuUnitNanos", finite(w.cpuUnitNanos()));
+        m.put("cpuSecondsPerRequest", finite(w.cpuSecondsPerRequest()));
+        return m;
     }
 
     private static Map<String, Object> quantiles(double mean, double p50, double p99) {

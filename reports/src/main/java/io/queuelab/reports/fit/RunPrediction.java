@@ -2,8 +2,8 @@ package io.queuelab.reports.fit;
 
 import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.Verdict;
-import io.queuelab.core.telemetry.CpuSpeed;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.ServerWork;
 import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.FittedModel;
 import org.HdrHistogram.Histogram;
@@ -22,12 +22,12 @@ import java.util.List;
  * @param name    its short name
  * @param level   arrival rate per second (open) or N (closed)
  * @param closed  whether level is a job count
- * @param cpuUnitNanos the median unit of the server cpus' speed probe during the run ({@link CpuSpeed}); NaN when not probed
+ * @param server  the server's cpu speed and cpu time per request during the run, measured apart from its response times
  */
 public record RunPrediction(String run, String name, double level, boolean closed,
                             double measuredMean, double measuredP50, double measuredP99, double measuredThroughput,
                             double predictedMean, double predictedP50, double predictedP99, double predictedThroughput,
-                            double ks, double ksYardstick, double cpuUnitNanos) {
+                            double ks, double ksYardstick, ServerWork server) {
     /** Simulated customers of a prediction: this many times the measured sample, within the bounds below. */
     static final int PREDICTION_FACTOR = 10;
     static final long MIN_PREDICTION = 100_000;
@@ -89,25 +89,14 @@ public record RunPrediction(String run, String name, double level, boolean close
         Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), replications).row("KS D");
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),
-                ks.distance(), ks.yardstick(), cpuUnitNanos(run));
+                ks.distance(), ks.yardstick(), ServerWork.of(run));
     }
 
     private static RunPrediction unstable(String asGiven, RunData run, double level, boolean closed) throws IOException {
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN,
-                cpuUnitNanos(run));
+                ServerWork.of(run));
     }
 
-    /** The run's median speed-probe unit, NaN when its server cpus were not probed. */
-    static double cpuUnitNanos(RunData run) throws IOException {
-        return run.cpuSpeed().map(CpuSpeed::medianNanos).orElse(Double.NaN);
-    }
 
-    /**
-     * How much slower (above 1) or faster the server's cpus ran during this run than {@code reference}
-     * (the fit runs' median unit): NaN when either is unknown.
-     */
-    public double cpuSlowdown(double reference) {
-        return cpuUnitNanos / reference;
-    }
 }

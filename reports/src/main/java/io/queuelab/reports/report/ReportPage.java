@@ -94,7 +94,7 @@ final class ReportPage {
             return;
         }
         List<List<String>> rows = new ArrayList<>();
-        boolean cpu = Double.isFinite(result.fitCpuUnitNanos());
+        boolean server = result.fitServer().known();
         for (RunPrediction p : result.model(result.selected()).predictions()) {
             List<String> row = new ArrayList<>(List.of(p.name(), p.closed() ? "N = " + (int) p.level() : Html.number(p.level()) + "/s",
                     Html.millis(p.measuredMean()) + " / " + Html.millis(p.predictedMean()),
@@ -103,23 +103,24 @@ final class ReportPage {
                     Html.number(p.measuredThroughput()) + " / " + Html.number(p.predictedThroughput()),
                     Html.number(p.ks()) + " / " + Html.number(p.ksYardstick())
                             + (p.unstable() ? " (saturated)" : p.withinYardstick() ? " within" : " beyond")));
-            if (cpu) {
-                row.add(Double.isFinite(p.cpuUnitNanos()) ? String.format(Locale.ROOT, "%.2f", p.cpuSlowdown(result.fitCpuUnitNanos())) : "");
+            if (server) {
+                row.add(p.server().over(result.fitServer()).ratios());
             }
             rows.add(row);
         }
         List<String> header = new ArrayList<>(List.of("held-out run (" + result.selected() + ")", "rate or N", "mean ms (measured / predicted)",
                 "p50 ms", "p99 ms", "throughput /s", "KS D / yardstick"));
-        if (cpu) {
-            header.add("server cpu time vs fit runs");
+        if (server) {
+            header.add("server vs fit runs: cpu speed / cpu per request");
         }
         body.table(header, rows);
-        if (cpu) {
-            body.paragraph(String.format(Locale.ROOT, "Server cpu time: the run's median time of the speed probe's fixed unit"
-                    + " of work on the server's own cpus over the fit runs' (%.1f us): 1.10 means the server's cpu was 10 %% slower"
-                    + " during that run than while the runs the model was fitted to were measured. The model assumes one speed; on"
-                    + " a shared host the cpu's speed changes from minute to minute, and a run at another speed is a run of another"
-                    + " server.", result.fitCpuUnitNanos() / 1e3));
+        if (server) {
+            body.paragraph("Server vs fit runs, measured apart from the response times: the median time of the speed probe's fixed unit"
+                    + " of work on the server's own cpus, and the server processes' cpu time per request (service demand law), each over"
+                    + " the fit runs' median (" + result.fitServer() + "): 1.10 means a cpu 10 % slower, or 10 % more cpu per request,"
+                    + " during that run than while the runs the model was fitted to were measured. The model describes one server; on a"
+                    + " shared host the cpu's speed changes from minute to minute, and a run at another speed or with more work per"
+                    + " request measured another server.");
         }
     }
 

@@ -1,7 +1,9 @@
 package io.queuelab.reports;
 
 import io.queuelab.core.telemetry.CpuSpeedProbe;
+import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.data.ServerWork;
 import io.queuelab.reports.fit.CandidateModels;
 import io.queuelab.reports.fit.HeldOutValidation;
 import io.queuelab.reports.fit.RunPrediction;
@@ -16,13 +18,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A held-out run measured while the server's cpus were slower than during the fit runs says so:
- * its speed-probe unit over the fit runs' median, in validate's table, its JSON and the report.
+ * A held-out run measured while the server's cpus were slower, and the server spent less cpu per
+ * request, than during the fit runs says so: its speed-probe unit and its server cpu per request
+ * over the fit runs' medians, in validate's table, its JSON and the report.
  */
-class HeldOutCpuSpeedTest {
+class HeldOutServerWorkTest {
     @Test
     void aHeldOutRunOnASlowerCpuShowsItsSlowdownBesideItsPrediction(@TempDir Path dir) throws Exception {
         // the report holds out the third and the last but one by rate: 50/s (on a slower cpu) and 60/s
@@ -34,35 +38,49 @@ class HeldOutCpuSpeedTest {
             SimRuns.write(run, SimRuns.modifiedMm1(0.01, 0.002), ArrivalProcess.open(rates[i]), 3000, 10 + i);
             SimRuns.relabelAsMeasured(run, null); // the report validates measured runs
             speed(run, units[i]);
+            serverCpu(run, 12); // 3,000 requests: 4 ms each
             fit.add(run);
         }
         Path slow = dir.resolve("held-out");
         SimRuns.write(slow, SimRuns.modifiedMm1(0.01, 0.002), ArrivalProcess.open(50), 3000, 99);
         SimRuns.relabelAsMeasured(slow, null);
         speed(slow, 50_000);
+        serverCpu(slow, 9); // 3 ms a request
         Path unprobed = dir.resolve("held-out-unprobed");
         SimRuns.write(unprobed, SimRuns.modifiedMm1(0.01, 0.002), ArrivalProcess.open(40), 3000, 98);
 
         HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(slow, unprobed), CandidateModels.named("mm1"), null, 1, 1);
-        assertEquals(40_000, result.fitCpuUnitNanos(), 1e-9);
+        assertEquals(40_000, result.fitServer().cpuUnitNanos(), 1e-9);
+        assertEquals(0.004, result.fitServer().cpuSecondsPerRequest(), 1e-12);
         List<RunPrediction> predictions = result.model("mm1").predictions();
-        assertEquals(1.25, predictions.get(0).cpuSlowdown(result.fitCpuUnitNanos()), 1e-9);
-        assertTrue(Double.isNaN(predictions.get(1).cpuSlowdown(result.fitCpuUnitNanos())), "a run not probed has no slowdown");
+        ServerWork slower = predictions.get(0).server().over(result.fitServer());
+        assertEquals(1.25, slower.cpuUnitNanos(), 1e-9);
+        assertEquals(0.75, slower.cpuSecondsPerRequest(), 1e-9);
+        assertFalse(predictions.get(1).server().known(), "a run neither probed nor sampled");
         String table = HeldOutValidation.toTable(result);
-        assertTrue(table.contains("the fit runs' median probe unit 40.0 us"), table);
-        assertTrue(table.matches("(?s).*held-out .* 1\\.25 .*"), table);
+        assertTrue(table.contains("server of the fit runs (medians): probe unit 40.0 us, server cpu 4.000 ms per request"), table);
+        assertTrue(table.matches("(?s).*held-out .* 1\\.25 / 0\\.75 .*"), table);
+        assertTrue(table.matches("(?s).*held-out-unprobed .* - / - .*"), table);
 
         Path json = dir.resolve("validate.json");
         HeldOutValidation.writeJson(result, json);
         assertTrue(Files.readString(json).contains("\"cpuUnitNanos\" : 50000.0"), Files.readString(json));
+        assertTrue(Files.readString(json).contains("\"cpuSecondsPerRequest\" : 0.003"), Files.readString(json));
 
         List<Path> sweep = new ArrayList<>(fit);
         sweep.add(slow);
         Path html = Report.write(sweep, dir.resolve("report.html"));
         String page = Files.readString(html);
-        assertTrue(page.contains("server cpu time vs fit runs"), "the held-out table's column");
-        assertTrue(page.matches("(?s).*<td>held-out</td>.*<td>1\\.25</td>.*"), "the slow run's row");
+        assertTrue(page.contains("server vs fit runs: cpu speed / cpu per request"), "the held-out table's column");
+        assertTrue(page.matches("(?s).*<td>held-out</td>.*<td>1\\.25 / 0\\.75</td>.*"), "the slow run's row");
         assertTrue(page.contains("50.0 (1.00x)"), "the runs table: the held-out run's median unit and its steady seconds");
+    }
+
+    /** A host-resources file whose server process used {@code seconds} of cpu over the run. */
+    private static void serverCpu(Path run, double seconds) throws Exception {
+        Files.writeString(run.resolve(HostResourceSampler.FILE_NAME), HostResourceSampler.HEADER + "\n"
+                + "1000,client,7,5,,,,,,,1\n1000,server,9,100,,,,,,,1\n"
+                + "2000,client,7,9,,,,,,,1\n2000,server,9," + (100 + (long) (seconds * 1e9)) + ",,,,,,,1\n");
     }
 
     /** A cpu-speed file of one steady second per 20 units, at {@code nanos} each. */

@@ -1,0 +1,86 @@
+package io.queuelab.reports.data;
+
+import io.queuelab.core.telemetry.CpuSpeed;
+import io.queuelab.core.telemetry.HostResourceSampler;
+import io.queuelab.core.telemetry.ResourceUse;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * What a run's server was, measured apart from its response times, so that a model fitted on some
+ * runs can be told whether another run measured the same server: the speed of the server's own
+ * cpus ({@link CpuSpeed}: the median time of the probe's fixed unit, ns) and the server's cpu time
+ * per request (the service demand law, D = U / X: the cpu time of the server processes over the
+ * sampled span, warm-up included, over the run's requests, warm-up included). NaN where the run
+ * does not have it (no probe; no host resources sampled, or no server process among them).
+ */
+public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
+    public static final ServerWork UNKNOWN = new ServerWork(Double.NaN, Double.NaN);
+
+    /** The run's, from the files of its directory. */
+    public static ServerWork of(RunData run) throws IOException {
+        if (!Files.isDirectory(run.source())) {
+            return UNKNOWN;
+        }
+        double unit = run.cpuSpeed().map(CpuSpeed::medianNanos).orElse(Double.NaN);
+        double perRequest = Double.NaN;
+        Optional<ResourceUse> use = ResourceUse.read(run.source());
+        if (use.isPresent() && run.records() > 0) {
+            double cpu = 0;
+            boolean any = false;
+            for (ResourceUse.Samples s : use.get().processes().values()) {
+                if (!s.role().equals(HostResourceSampler.CLIENT_ROLE) && !s.role().equals(HostResourceSampler.HOST_ROLE) && s.size() >= 2) {
+                    double used = s.cpuNanos()[s.size() - 1] - s.cpuNanos()[0];
+                    if (Double.isFinite(used)) {
+                        cpu += used;
+                        any = true;
+                    }
+                }
+            }
+            perRequest = any ? cpu / 1e9 / run.records() : Double.NaN;
+        }
+        return new ServerWork(unit, perRequest);
+    }
+
+    /** The median of each figure over the runs that have it (NaN where none has). */
+    public static ServerWork median(List<ServerWork> runs) {
+        return new ServerWork(median(runs, ServerWork::cpuUnitNanos), median(runs, ServerWork::cpuSecondsPerRequest));
+    }
+
+    private static double median(List<ServerWork> runs, ToDoubleFunction<ServerWork> figure) {
+        double[] v = runs.stream().mapToDouble(figure).filter(Double::isFinite).sorted().toArray();
+        int n = v.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+    /** Whether anything is known. */
+    public boolean known() {
+        return Double.isFinite(cpuUnitNanos) || Double.isFinite(cpuSecondsPerRequest);
+    }
+
+    /** Each figure over {@code reference}'s: 1.10 = 10 % slower cpu, or 10 % more cpu per request, than the reference. */
+    public ServerWork over(ServerWork reference) {
+        return new ServerWork(cpuUnitNanos / reference.cpuUnitNanos, cpuSecondsPerRequest / reference.cpuSecondsPerRequest);
+    }
+
+    /** "1.25 / 0.93" (a ratio, as {@link #over} gives it), "-" for what is unknown. */
+    public String ratios() {
+        return ratio(cpuUnitNanos) + " / " + ratio(cpuSecondsPerRequest);
+    }
+
+    private static String ratio(double r) {
+        return Double.isFinite(r) ? String.format(Locale.ROOT, "%.2f", r) : "-";
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "probe unit %s us, server cpu %s ms per request",
+                Double.isFinite(cpuUnitNanos) ? String.format(Locale.ROOT, "%.1f", cpuUnitNanos / 1e3) : "-",
+                Double.isFinite(cpuSecondsPerRequest) ? String.format(Locale.ROOT, "%.3f", cpuSecondsPerRequest * 1e3) : "-");
+    }
+}
