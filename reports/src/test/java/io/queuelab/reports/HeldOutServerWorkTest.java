@@ -59,7 +59,9 @@ class HeldOutServerWorkTest {
         assertFalse(predictions.get(1).server().known(), "a run neither probed nor sampled");
         String table = HeldOutValidation.toTable(result);
         assertTrue(table.contains("server of the fit runs (medians): probe unit 40.0 us, server cpu 4.000 ms per request"), table);
-        assertTrue(table.matches("(?s).*held-out .* 1\\.25 / 0\\.75 .*"), table);
+        assertTrue(table.matches("(?s).*held-out .* 1\\.25 / 0\\.75 \\(another server: cpu 25 % slower, 25 % less cpu per request\\) .*"),
+                table);
+        assertTrue(table.matches("(?s).*fit-3 .* 1\\.00 / 1\\.00 within noise.*"), "a fit run on the fit runs' server: " + table);
         assertTrue(table.matches("(?s).*held-out-unprobed .* - / - .*"), table);
 
         Path json = dir.resolve("validate.json");
@@ -72,8 +74,18 @@ class HeldOutServerWorkTest {
         Path html = Report.write(sweep, dir.resolve("report.html"));
         String page = Files.readString(html);
         assertTrue(page.contains("server vs fit runs: cpu speed / cpu per request"), "the held-out table's column");
-        assertTrue(page.matches("(?s).*<td>held-out</td>.*<td>1\\.25 / 0\\.75</td>.*"), "the slow run's row");
+        assertTrue(page.matches("(?s).*<td>held-out</td>.*<td>1\\.25 / 0\\.75: another server \\(cpu 25 % slower, 25 % less cpu per"
+                + " request\\)</td>.*"), "the slow run's row");
         assertTrue(page.contains("50.0 (1.00x)"), "the runs table: the held-out run's median unit and its steady seconds");
+    }
+
+    @Test
+    void aServerWithinTheTolerancesIsTheSameServer() {
+        ServerWork fit = new ServerWork(40_000, 0.004);
+        assertTrue(new ServerWork(41_900, 0.0043).differenceFrom(fit).isEmpty(), "4.75 % slower, 7.5 % more cpu per request");
+        assertEquals("cpu 6 % faster", new ServerWork(37_600, 0.004).differenceFrom(fit).orElseThrow());
+        assertEquals("11 % more cpu per request", new ServerWork(Double.NaN, 0.00444).differenceFrom(fit).orElseThrow());
+        assertTrue(ServerWork.UNKNOWN.differenceFrom(fit).isEmpty(), "nothing known, nothing to say");
     }
 
     /** A host-resources file whose server process used {@code seconds} of cpu over the run. */

@@ -68,6 +68,32 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
         return new ServerWork(cpuUnitNanos / reference.cpuUnitNanos, cpuSecondsPerRequest / reference.cpuSecondsPerRequest);
     }
 
+    /**
+     * How far this run's server may be from the fit runs' before a prediction of it is no test of
+     * the model: 10 % in cpu per request, 5 % in the probe's unit (about 14 % of the server's time at
+     * the power 2.75 measured here, docs/experiments.md).
+     */
+    public static final double CPU_PER_REQUEST_TOLERANCE = 0.10;
+    public static final double UNIT_TOLERANCE = 0.05;
+
+    /**
+     * Why this run measured another server than {@code reference} (the fit runs'), from the
+     * figures both have: "cpu 8 % slower", "24 % less cpu per request"; empty when they agree
+     * within the tolerances or nothing is known.
+     */
+    public Optional<String> differenceFrom(ServerWork reference) {
+        ServerWork r = over(reference);
+        List<String> why = new java.util.ArrayList<>();
+        if (Double.isFinite(r.cpuUnitNanos) && Math.abs(r.cpuUnitNanos - 1) > UNIT_TOLERANCE) {
+            why.add(String.format(Locale.ROOT, "cpu %.0f %% %s", 100 * Math.abs(r.cpuUnitNanos - 1), r.cpuUnitNanos > 1 ? "slower" : "faster"));
+        }
+        if (Double.isFinite(r.cpuSecondsPerRequest) && Math.abs(r.cpuSecondsPerRequest - 1) > CPU_PER_REQUEST_TOLERANCE) {
+            why.add(String.format(Locale.ROOT, "%.0f %% %s cpu per request", 100 * Math.abs(r.cpuSecondsPerRequest - 1),
+                    r.cpuSecondsPerRequest > 1 ? "more" : "less"));
+        }
+        return why.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", why));
+    }
+
     /** "1.25 / 0.93" (a ratio, as {@link #over} gives it), "-" for what is unknown. */
     public String ratios() {
         return ratio(cpuUnitNanos) + " / " + ratio(cpuSecondsPerRequest);

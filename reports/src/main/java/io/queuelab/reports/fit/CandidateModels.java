@@ -14,7 +14,8 @@ import java.util.function.Function;
  * The registry of the models {@code validate} (and {@code --models}) knows, from the simplest:
  * the modified M/M/1 (seed 001's curve by the paper's method, and by the joint fit), its
  * load-dependent variant, M/G/1 and M/G/c
- * FCFS with the measured demand, the client-limited processor-sharing system, and the
+ * FCFS with the measured demand, the client-limited processor-sharing system (with its demand's
+ * mean the server's measured cpu per request, then with it fitted), and the
  * dirty-page-buffer model of seed 004 (measured from closed runs of one job and of many).
  */
 public final class CandidateModels {
@@ -30,6 +31,7 @@ public final class CandidateModels {
             loadDependent(LoadDependentFit.DEFAULT_CAPACITY, null),
             new DemandModelFit(DemandModelFit.Kind.MG1),
             new DemandModelFit(DemandModelFit.Kind.MGC),
+            new MeasuredDemandCandidate(),
             new DemandModelFit(DemandModelFit.Kind.CLIENT_PS),
             new DirtyPageBufferCandidate());
 

@@ -249,7 +249,8 @@ public final class HeldOutValidation {
                     r.name(), r.closed() ? "N=" + (int) r.level() : String.format(Locale.ROOT, "%.4g/s", r.level()),
                     1e3 * r.measuredMean(), 1e3 * r.predictedMean(), 1e3 * r.measuredP50(), 1e3 * r.predictedP50(),
                     1e3 * r.measuredP99(), 1e3 * r.predictedP99(), r.ks(), r.ksYardstick(),
-                    server ? " " + r.server().over(fitServer).ratios() + " " : "",
+                    server ? " " + r.server().over(fitServer).ratios() + r.server().differenceFrom(fitServer).map(d -> " (another server: "
+                            + d + ")").orElse("") + " " : "",
                     r.unstable() ? "model saturated at this load" : r.withinYardstick() ? "within noise" : "beyond noise"));
             if (r.closed()) {
                 s.append(String.format(Locale.ROOT, "  %-26s %10s throughput X(N) %.4g/s measured, %.4g/s predicted (%+.1f %%)%n", "", "",

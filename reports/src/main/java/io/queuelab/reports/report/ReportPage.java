@@ -10,6 +10,7 @@ import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.compare.Verdict;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
+import io.queuelab.reports.data.ServerWork;
 import io.queuelab.reports.data.SteadyState;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.HeldOutValidation;
@@ -104,7 +105,8 @@ final class ReportPage {
                     Html.number(p.ks()) + " / " + Html.number(p.ksYardstick())
                             + (p.unstable() ? " (saturated)" : p.withinYardstick() ? " within" : " beyond")));
             if (server) {
-                row.add(p.server().over(result.fitServer()).ratios());
+                row.add(p.server().over(result.fitServer()).ratios()
+                        + p.server().differenceFrom(result.fitServer()).map(d -> ": another server (" + d + ")").orElse(""));
             }
             rows.add(row);
         }
@@ -120,7 +122,9 @@ final class ReportPage {
                     + " the fit runs' median (" + result.fitServer() + "): 1.10 means a cpu 10 % slower, or 10 % more cpu per request,"
                     + " during that run than while the runs the model was fitted to were measured. The model describes one server; on a"
                     + " shared host the cpu's speed changes from minute to minute, and a run at another speed or with more work per"
-                    + " request measured another server.");
+                    + " request measured another server: beyond " + Math.round(100 * ServerWork.UNIT_TOLERANCE) + " % in speed or "
+                    + Math.round(100 * ServerWork.CPU_PER_REQUEST_TOLERANCE) + " % in cpu per request the row says so, and its"
+                    + " error is no test of the model.");
         }
     }
 
