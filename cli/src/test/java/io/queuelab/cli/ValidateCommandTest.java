@@ -49,7 +49,10 @@ class ValidateCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("selected: "), r.out());
         JsonNode root = new ObjectMapper().readTree(json.toFile());
-        assertEquals(Set.of("selected", "models"), names(root));
+        assertEquals(Set.of("selected", "fitServer", "models"), names(root));
+        // CSV logs: no server telemetry, so the fit runs' server is unknown
+        assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(root.get("fitServer")));
+        assertTrue(root.get("fitServer").get("cpuSecondsPerRequest").isNull(), root.get("fitServer").toString());
         assertEquals(2, root.get("models").size());
         List<String> modelNames = new ArrayList<>();
         for (JsonNode m : root.get("models")) {
@@ -60,7 +63,9 @@ class ValidateCommandTest {
             assertEquals(m.get("fits").asBoolean(), m.get("lackOfFit").isNull(), "a reason exactly when it does not fit: " + m);
             m.get("parameters").fields().forEachRemaining(p -> assertTrue(p.getValue().isNumber() || p.getValue().isNull(), p.toString()));
             for (JsonNode p : m.get("predictions")) {
-                assertEquals(Set.of("run", "rate", "measured", "predicted", "ks", "ksYardstick", "withinYardstick"), names(p));
+                // atOwnServer only for a run whose server differs from the fit runs' (MeasuredDemandTest)
+                assertEquals(Set.of("run", "rate", "measured", "predicted", "ks", "ksYardstick", "withinYardstick", "server"), names(p));
+                assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(p.get("server")));
                 assertEquals(holdout.toString(), p.get("run").asText());
                 assertEquals(700, p.get("rate").asDouble(), 35);
                 for (String side : List.of("measured", "predicted")) {

@@ -75,7 +75,7 @@ class HeldOutServerWorkTest {
         String page = Files.readString(html);
         assertTrue(page.contains("server vs fit runs: cpu speed / cpu per request"), "the held-out table's column");
         assertTrue(page.matches("(?s).*<td>held-out</td>.*<td>1\\.25 / 0\\.75: another server \\(cpu 25 % slower, 25 % less cpu per"
-                + " request\\)</td>.*"), "the slow run's row");
+                + " request\\); at its own server \\(the demand x0\\.75\\): mean .*</td>.*"), "the slow run's row");
         assertTrue(page.contains("50.0 (1.00x)"), "the runs table: the held-out run's median unit and its steady seconds");
     }
 

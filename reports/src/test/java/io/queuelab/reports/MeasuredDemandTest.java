@@ -49,6 +49,32 @@ class MeasuredDemandTest {
     }
 
     @Test
+    void aHeldOutRunOfAServerThatWorksMorePerRequestIsPredictedAgainAtItsOwnServer(@TempDir Path dir) throws Exception {
+        // fitted on the 2 ms server; held out: a closed run of 4 jobs and an open run at 200/s of a server doing 2.4 ms a request
+        List<Path> fit = new ArrayList<>();
+        long seed = 300;
+        for (double rate : new double[] {50, 150, 250, 350}) {
+            fit.add(run(dir.resolve("rate-" + rate), ArrivalProcess.open(rate), DEMAND, DEMAND, seed++));
+        }
+        Path open = run(dir.resolve("slow-200"), ArrivalProcess.open(200), 1.2 * DEMAND, 1.2 * DEMAND, 400);
+        Path closed = run(dir.resolve("slow-closed-4"), ArrivalProcess.closed(4), 1.2 * DEMAND, 1.2 * DEMAND, 401);
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(open, closed), CandidateModels.named("mm1,client-ps-cpu"), K, 1, 1);
+        for (RunPrediction p : result.model("client-ps-cpu").predictions()) {
+            assertEquals("20 % more cpu per request", p.server().differenceFrom(result.fitServer()).orElseThrow());
+            RunPrediction.AtOwnServer own = p.atOwnServer();
+            assertEquals(1.2, own.factor(), 1e-9);
+            assertTrue(Math.abs(p.meanError()) > 0.10 || p.closed(), p.name() + ": the fit runs' server misses, " + p.meanError());
+            assertTrue(Math.abs(own.mean() - p.measuredMean()) < 0.10 * p.measuredMean(), p.name() + " at its own server: " + own);
+            assertTrue(Math.abs(own.p99() - p.measuredP99()) < 0.20 * p.measuredP99(), p.name() + " at its own server: " + own);
+            if (p.closed()) {
+                assertTrue(Math.abs(p.predictedThroughput() / p.measuredThroughput() - 1) > 0.10, "X(N) of the fit runs' server misses");
+                assertTrue(Math.abs(own.throughput() / p.measuredThroughput() - 1) < 0.05, "X(N) at its own server: " + own);
+            }
+        }
+        assertTrue(HeldOutValidation.toTable(result).contains("at its own server (the demand x1.20): mean"), HeldOutValidation.toTable(result));
+    }
+
+    @Test
     void withoutTheServersCpuTheModelIsNotIdentified(@TempDir Path dir) throws Exception {
         List<Path> fit = new ArrayList<>();
         for (double rate : new double[] {50, 150, 250}) {
@@ -76,7 +102,12 @@ class MeasuredDemandTest {
 
     /** A run of the system, with a host-resources file whose server used {@code cpuPerRequest} for each request. */
     private static Path run(Path dir, double rate, double cpuPerRequest, long seed) throws Exception {
-        SimRuns.write(dir, new ClientLimitedModel(Distribution.exponential(DEMAND), K, 1), ArrivalProcess.open(rate), 20_000, seed);
+        return run(dir, ArrivalProcess.open(rate), DEMAND, cpuPerRequest, seed);
+    }
+
+    /** A run of a server of mean demand {@code demand}, whose counters say {@code cpuPerRequest}. */
+    private static Path run(Path dir, ArrivalProcess workload, double demand, double cpuPerRequest, long seed) throws Exception {
+        SimRuns.write(dir, new ClientLimitedModel(Distribution.exponential(demand), K, 1), workload, 20_000, seed);
         long cpu = Math.round(cpuPerRequest * 1e9 * RunData.read(dir).records());
         Files.writeString(dir.resolve(HostResourceSampler.FILE_NAME), HostResourceSampler.HEADER + "\n"
                 + "1000,server,9,0,,,,,,,1\n2000,server,9," + cpu + ",,,,,,,1\n");

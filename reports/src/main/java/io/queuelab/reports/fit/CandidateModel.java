@@ -22,4 +22,13 @@ public interface CandidateModel {
      * fit whose identification says why, with no predicting model; it never throws for that.
      */
     CandidateFit fit(FitData data) throws IOException;
+
+    /**
+     * Whether the model's only times are its demands (and a latency outside the queue), so that a
+     * server doing f times the work per request is the same model with its demand times f
+     * ({@link RunPrediction.AtOwnServer}); false for a model with times of another resource.
+     */
+    default boolean demandScalable() {
+        return true;
+    }
 }

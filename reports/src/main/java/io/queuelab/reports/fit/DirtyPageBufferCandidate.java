@@ -37,6 +37,12 @@ final class DirtyPageBufferCandidate implements CandidateModel {
         return "dirty-page-buffer model (seed 004): normal periods of processing, flushes of the buffer's dirty pages";
     }
 
+    /** Its flushes and network part are the storage's and the network's times, not the server's cpu. */
+    @Override
+    public boolean demandScalable() {
+        return false;
+    }
+
     @Override
     public int parameters() {
         return 1;

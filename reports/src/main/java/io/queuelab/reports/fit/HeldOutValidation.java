@@ -9,6 +9,7 @@ import io.queuelab.reports.data.RunArguments;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
 import io.queuelab.reports.data.ServerWork;
+import io.queuelab.sim.FittedModel;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -105,16 +106,17 @@ public final class HeldOutValidation {
                 throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
             }
         }
+        ServerWork fitServer = server(fitRuns);
         List<ModelOutcome> outcomes = new ArrayList<>();
         for (CandidateModel model : models) {
-            outcomes.add(evaluate(model, data, heldOutNames, heldOut, seed));
+            outcomes.add(evaluate(model, data, heldOutNames, heldOut, fitServer, seed));
         }
-        return new Result(data.limits(), outcomes, select(outcomes), server(fitRuns));
+        return new Result(data.limits(), outcomes, select(outcomes), fitServer);
     }
 
-    private static ModelOutcome evaluate(CandidateModel model, FitData data, List<String> heldOutNames,
-                                         List<RunData> heldOut, long seed) throws IOException {
-        TestedFit tested = TestedFit.of(model.fit(data), data);
+    private static ModelOutcome evaluate(CandidateModel candidate, FitData data, List<String> heldOutNames,
+                                         List<RunData> heldOut, ServerWork fitServer, long seed) throws IOException {
+        TestedFit tested = TestedFit.of(candidate.fit(data), data);
         CandidateFit fit = tested.fit();
         if (!fit.identified()) {
             return new ModelOutcome(fit, List.of(), List.of());
@@ -124,8 +126,13 @@ public final class HeldOutValidation {
             RunData run = heldOut.get(i);
             RunShape shape = RunShape.of(run);
             String name = heldOutNames.get(i);
-            predictions.add(shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), fit.closedModel().apply(shape.jobs()), seed)
-                    : RunPrediction.open(name, run, fit.model(), seed));
+            FittedModel model = shape.closed() ? fit.closedModel().apply(shape.jobs()) : fit.model();
+            RunPrediction p = shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), model, seed) : RunPrediction.open(name, run, model, seed);
+            double factor = p.server().over(fitServer).cpuSecondsPerRequest();
+            if (candidate.demandScalable() && Double.isFinite(factor) && p.server().differenceFrom(fitServer).isPresent()) {
+                p = p.withOwnServer(run, model, factor, seed);
+            }
+            predictions.add(p);
         }
         return new ModelOutcome(fit, tested.fitRuns(), predictions);
     }
@@ -257,7 +264,27 @@ public final class HeldOutValidation {
                         r.measuredThroughput(), r.predictedThroughput(),
                         100 * (r.predictedThroughput() - r.measuredThroughput()) / r.measuredThroughput()));
             }
+            if (r.atOwnServer() != null) {
+                s.append(String.format(Locale.ROOT, "  %-26s %10s %s%n", "", "", ownServer(r)));
+            }
         }
+    }
+
+    /** "at its own server (the demand x0.76): mean 46.1 ms (-21.0 %), ..." for a run whose server was not the fit runs'. */
+    public static String ownServer(RunPrediction r) {
+        RunPrediction.AtOwnServer o = r.atOwnServer();
+        if (Double.isNaN(o.mean())) {
+            return String.format(Locale.ROOT, "at its own server (the demand x%.2f): the model saturates at this load", o.factor());
+        }
+        return String.format(Locale.ROOT, "at its own server (the demand x%.2f): mean %.3f ms (%+.1f %%), p50 %.3f ms (%+.1f %%), p99 %.3f ms"
+                        + " (%+.1f %%)%s", o.factor(), 1e3 * o.mean(), percent(o.mean(), r.measuredMean()), 1e3 * o.p50(),
+                percent(o.p50(), r.measuredP50()), 1e3 * o.p99(), percent(o.p99(), r.measuredP99()),
+                r.closed() ? String.format(Locale.ROOT, ", X(N) %.4g/s (%+.1f %%)", o.throughput(), percent(o.throughput(), r.measuredThroughput()))
+                        : "");
+    }
+
+    private static double percent(double predicted, double measured) {
+        return 100 * (predicted - measured) / measured;
     }
 
     /** Writes the JSON {@code validate --json} documents (docs/experiments.md), atomically. */
@@ -293,6 +320,14 @@ public final class HeldOutValidation {
                 p.put("ksYardstick", finite(r.ksYardstick()));
                 p.put("withinYardstick", r.withinYardstick());
                 p.put("server", server(r.server()));
+                if (r.atOwnServer() != null) {
+                    RunPrediction.AtOwnServer own = r.atOwnServer();
+                    Map<String, Object> at = new LinkedHashMap<>();
+                    at.put("demandFactor", finite(own.factor()));
+                    at.put("predicted", quantiles(own.mean(), own.p50(), own.p99()));
+                    at.put("throughput", finite(own.throughput()));
+                    p.put("atOwnServer", at);
+                }
                 predictions.add(p);
             }
             m.put("predictions", predictions);

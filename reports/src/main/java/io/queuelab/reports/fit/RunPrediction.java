@@ -23,11 +23,41 @@ import java.util.List;
  * @param level   arrival rate per second (open) or N (closed)
  * @param closed  whether level is a job count
  * @param server  the server's cpu speed and cpu time per request during the run, measured apart from its response times
+ * @param atOwnServer the same model's prediction with its demand set to this run's own measured cpu per request, for a run
+ *                whose server was not the fit runs' ({@link ServerWork#differenceFrom}); null otherwise
  */
 public record RunPrediction(String run, String name, double level, boolean closed,
                             double measuredMean, double measuredP50, double measuredP99, double measuredThroughput,
                             double predictedMean, double predictedP50, double predictedP99, double predictedThroughput,
-                            double ks, double ksYardstick, ServerWork server) {
+                            double ks, double ksYardstick, ServerWork server, AtOwnServer atOwnServer) {
+    /**
+     * A prediction with the model's demand multiplied by {@code factor} (the run's cpu per request
+     * over the fit runs'): by time scaling, R(lambda; f D) = f R(f lambda; D) and X(N; f D) = X(N; D) / f,
+     * the latency outside the queue left alone. Exact for every model whose only times are its
+     * demands; not made for the dirty-page-buffer model, whose flushes are the storage's time.
+     */
+    public record AtOwnServer(double factor, double mean, double p50, double p99, double throughput) {
+    }
+
+    /** This prediction with {@code model} predicting the run again at the run's own server (demand times {@code factor}). */
+    RunPrediction withOwnServer(RunData run, FittedModel model, double factor, long seed) throws IOException {
+        double rate = closed ? 0 : level * factor;
+        if (!closed && !model.stableAt(rate)) {
+            return with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
+        }
+        long customers = Math.min(MAX_PREDICTION, Math.max(MIN_PREDICTION, PREDICTION_FACTOR * Math.max(1, run.okCount())));
+        FittedModel.Prediction p = model.predict(closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(rate), customers, 2,
+                seed);
+        double l = model.latency();
+        return with(new AtOwnServer(factor, l + factor * (p.meanResponse() - l), l + factor * (p.quantile(0.5) - l),
+                l + factor * (p.quantile(0.99) - l), p.throughput() / factor));
+    }
+
+    private RunPrediction with(AtOwnServer own) {
+        return new RunPrediction(run, name, level, closed, measuredMean, measuredP50, measuredP99, measuredThroughput, predictedMean,
+                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, own);
+    }
+
     /** Simulated customers of a prediction: this many times the measured sample, within the bounds below. */
     static final int PREDICTION_FACTOR = 10;
     static final long MIN_PREDICTION = 100_000;
@@ -89,13 +119,13 @@ public record RunPrediction(String run, String name, double level, boolean close
         Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), replications).row("KS D");
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),
-                ks.distance(), ks.yardstick(), ServerWork.of(run));
+                ks.distance(), ks.yardstick(), ServerWork.of(run), null);
     }
 
     private static RunPrediction unstable(String asGiven, RunData run, double level, boolean closed) throws IOException {
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN,
-                ServerWork.of(run));
+                ServerWork.of(run), null);
     }
 
 

@@ -106,7 +106,8 @@ final class ReportPage {
                             + (p.unstable() ? " (saturated)" : p.withinYardstick() ? " within" : " beyond")));
             if (server) {
                 row.add(p.server().over(result.fitServer()).ratios()
-                        + p.server().differenceFrom(result.fitServer()).map(d -> ": another server (" + d + ")").orElse(""));
+                        + p.server().differenceFrom(result.fitServer()).map(d -> ": another server (" + d + ")").orElse("")
+                        + (p.atOwnServer() == null ? "" : "; " + HeldOutValidation.ownServer(p)));
             }
             rows.add(row);
         }
@@ -124,7 +125,8 @@ final class ReportPage {
                     + " shared host the cpu's speed changes from minute to minute, and a run at another speed or with more work per"
                     + " request measured another server: beyond " + Math.round(100 * ServerWork.UNIT_TOLERANCE) + " % in speed or "
                     + Math.round(100 * ServerWork.CPU_PER_REQUEST_TOLERANCE) + " % in cpu per request the row says so, and its"
-                    + " error is no test of the model.");
+                    + " error is no test of the model; where the model's only times are its demands, it is predicted again at"
+                    + " the run's own server (its demand times the run's cpu per request over the fit runs').");
         }
     }
 
