@@ -37,6 +37,10 @@ final class ResourceLines {
         } catch (IOException noManifest) {
             manifest = Optional.empty(); // the speed is then taken over the whole run, warm-up included
         }
-        CpuSpeed.read(run, manifest).ifPresent(speed -> out.print(speed.render()));
+        try {
+            CpuSpeed.read(run, manifest).ifPresent(speed -> out.print(speed.render()));
+        } catch (IOException unreadable) {
+            out.println("  server cpu speed unreadable: " + unreadable.getMessage());
+        }
     }
 }

@@ -77,6 +77,7 @@ class HeldOutServerWorkTest {
         assertTrue(page.matches("(?s).*<td>held-out</td>.*<td>1\\.25 / 0\\.75: another server \\(cpu 25 % slower, 25 % less cpu per"
                 + " request\\); at its own server \\(the demand x0\\.75\\): mean .*</td>.*"), "the slow run's row");
         assertTrue(page.contains("50.0 (1.00x)"), "the runs table: the held-out run's median unit and its steady seconds");
+        assertTrue(page.contains("<td>3.000 (333.3/s a core)</td>"), "the runs table: its server cpu per request and one core's rate at it");
     }
 
     @Test

@@ -38,6 +38,8 @@ class MeasuredDemandTest {
         assertTrue(model.fit().identified(), model.fit().fit().toTable());
         assertEquals(DEMAND * 1e3, model.fit().fit().value("E[D]") * 1e3, 1e-9);
         assertTrue(model.fit().fit().value("latency") < 0.1 * DEMAND, model.fit().fit().toTable());
+        assertEquals(DEMAND, ((ClientLimitedModel) model.fit().model().queue()).service().mean(), 1e-9 * DEMAND,
+                "the simulated demand's mean is the measured cpu per request");
         for (RunPrediction p : model.predictions()) {
             assertTrue(Math.abs(p.meanError()) < 0.10, () -> p.name() + " mean error " + p.meanError());
             assertTrue(Math.abs(p.p99Error()) < 0.20, () -> p.name() + " p99 error " + p.p99Error());
@@ -72,6 +74,24 @@ class MeasuredDemandTest {
             }
         }
         assertTrue(HeldOutValidation.toTable(result).contains("at its own server (the demand x1.20): mean"), HeldOutValidation.toTable(result));
+    }
+
+    @Test
+    void aLatencyBesideTheCpuIsTakenOutAndTheDemandKeepsTheMeasuredMean(@TempDir Path dir) throws Exception {
+        // the counters say 1 ms a request; the service times average 2 ms: 1 ms of it is latency, and many values lie below it
+        HeldOutValidation.Result result = validate(dir, DEMAND / 2);
+        var fit = result.model("client-ps-cpu").fit();
+        assertTrue(fit.identified(), fit.fit().toTable());
+        assertEquals(DEMAND / 2, ((ClientLimitedModel) fit.model().queue()).service().mean(), 1e-9 * DEMAND, fit.fit().toTable());
+        assertEquals(DEMAND / 2, fit.fit().value("latency"), 0.1 * DEMAND, fit.fit().toTable());
+    }
+
+    @Test
+    void aCounterFarBelowTheServiceTimesIsNotTheServer(@TempDir Path dir) throws Exception {
+        var fit = validate(dir, DEMAND / 10).model("client-ps-cpu").fit();
+        assertFalse(fit.identified());
+        assertTrue(fit.fit().identification().reason().contains("the sampled process is not the one doing the work"),
+                fit.fit().identification().summary());
     }
 
     @Test

@@ -18,9 +18,10 @@ import java.util.TreeMap;
 
 /**
  * The speed of a run's server cpus, read back from {@value CpuSpeedProbe#FILE_NAME}
- * ({@link CpuSpeedProbe}): the durations of the fixed unit of work outside warm-up (after the
- * manifest's schedule start plus its warm-up phases, when the manifest says so), all probed cpus
- * together.
+ * ({@link CpuSpeedProbe}): the durations of the fixed unit of work outside warm-up (from the
+ * manifest's schedule start plus its warm-up phases to the end of its planned phases, when the
+ * manifest says so), all probed cpus together. An empty file, or one whose header a crash cut, is
+ * a probe that measured nothing (empty), not an error.
  *
  * @param cpus        the cpus probed
  * @param units       units timed outside warm-up
@@ -40,6 +41,10 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
     public String render() {
         double[] sorted = secondMedians.clone();
         Arrays.sort(sorted);
+        if (sorted.length == 0) {
+            return String.format(Locale.ROOT, "  server cpu speed (cpu %s): median unit %.1f us of %d units, no whole second measured%n",
+                    cpus.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("-"), medianNanos / 1e3, units);
+        }
         return String.format(Locale.ROOT, "  server cpu speed (cpu %s, a fixed unit of work %d times a second): median unit %.1f us;"
                         + " per-second medians %.1f-%.1f us, the slowest second %.2fx the fastest%s%n",
                 cpus.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("-"),
@@ -56,11 +61,17 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
 
     /** The run's cpu speed, or empty without {@value CpuSpeedProbe#FILE_NAME} or units outside warm-up. */
     public static Optional<CpuSpeed> read(Path runDirectory, Optional<Manifest> manifest) throws IOException {
-        return read(runDirectory, manifest.map(CpuSpeed::mainStartEpochNanos).orElse(Long.MIN_VALUE));
+        long[] window = manifest.map(CpuSpeed::mainWindow).orElse(new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
+        return read(runDirectory, window[0], window[1]);
     }
 
     /** The units timed from {@code from} (epoch ns) on; seconds counted from {@code from} (from the epoch for MIN_VALUE). */
     public static Optional<CpuSpeed> read(Path runDirectory, long from) throws IOException {
+        return read(runDirectory, from, Long.MAX_VALUE);
+    }
+
+    /** The units timed in [{@code from}, {@code to}) (epoch ns). */
+    public static Optional<CpuSpeed> read(Path runDirectory, long from, long to) throws IOException {
         Path csv = runDirectory.resolve(CpuSpeedProbe.FILE_NAME);
         if (!Files.isRegularFile(csv)) {
             return Optional.empty();
@@ -78,6 +89,9 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
             text = b.toString();
         }
         String[] lines = text.split("\n", -1);
+        if (lines.length == 1 && CpuSpeedProbe.HEADER.startsWith(lines[0])) {
+            return Optional.empty(); // empty, or the header torn by a crash before the first unit: nothing measured
+        }
         if (!CpuSpeedProbe.HEADER.equals(lines[0])) {
             throw new IOException(csv + " is not a cpu-speed file (" + InputErrors.describeHeader(text.isEmpty() ? null : lines[0]) + ")");
         }
@@ -87,15 +101,21 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
             if (f.length != 3 || !f[0].matches("[0-9]+") || !f[1].matches("[0-9]+") || !f[2].matches("[0-9]+")) {
                 continue;
             }
-            long at = Long.parseLong(f[0]);
-            if (at < from) {
+            long at, nanos;
+            int cpu;
+            try {
+                at = Long.parseLong(f[0]);
+                cpu = Integer.parseInt(f[1]);
+                nanos = Long.parseLong(f[2]);
+            } catch (NumberFormatException beyondRange) {
+                continue; // no probe writes such a number: a damaged line
+            }
+            if (at < from || at >= to) {
                 continue;
             }
-            int cpu = Integer.parseInt(f[1]);
             if (!cpus.contains(cpu)) {
                 cpus.add(cpu);
             }
-            long nanos = Long.parseLong(f[2]);
             all.add(nanos);
             bySecond.computeIfAbsent((at - Math.max(from, 0)) / 1_000_000_000L, k -> new ArrayList<>()).add(nanos);
         }
@@ -107,21 +127,28 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
         return Optional.of(new CpuSpeed(cpus.stream().sorted().toList(), all.size(), median(all), seconds));
     }
 
-    /** The instant the first phase that is not warm-up started; MIN_VALUE when the manifest does not say. */
-    static long mainStartEpochNanos(Manifest m) {
+    /**
+     * {start, end} in epoch ns of the phases after the leading warm-up ones (the schedule start plus
+     * their planned lengths); {MIN_VALUE, MAX_VALUE} when the manifest does not say.
+     */
+    static long[] mainWindow(Manifest m) {
         Optional<ScheduleStart> start = m.start();
         Optional<LoadConfig> config = m.config();
         if (start.isEmpty() || config.isEmpty()) {
-            return Long.MIN_VALUE;
+            return new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
         }
-        double warmup = 0;
+        double warmup = 0, main = 0;
+        boolean leading = true;
         for (LoadConfig.PhaseConfig p : config.get().phases()) {
-            if (!p.warmup()) {
-                break;
+            leading &= p.warmup();
+            if (leading) {
+                warmup += p.durationSeconds();
+            } else {
+                main += p.durationSeconds();
             }
-            warmup += p.durationSeconds();
         }
-        return start.get().anchorEpochNanos() + start.get().scheduleStartNanos() + Math.round(warmup * 1e9);
+        long scheduleStart = start.get().anchorEpochNanos() + start.get().scheduleStartNanos();
+        return new long[] {scheduleStart + Math.round(warmup * 1e9), main > 0 ? scheduleStart + Math.round((warmup + main) * 1e9) : Long.MAX_VALUE};
     }
 
     private static double median(List<Long> values) {

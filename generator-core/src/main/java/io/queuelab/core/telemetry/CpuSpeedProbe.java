@@ -31,9 +31,14 @@ import java.util.function.Supplier;
  * clock (epoch ns) at the unit's start, the cpu, the unit's duration in ns. Guarantees: only cpus
  * the generator does not run on are probed (a probe on the generator's own cpus would delay its
  * sends); each probe thread runs on its cpu alone, checked in the kernel's affinity list of the
- * thread, or writes no row ({@link #notProbed()} says why); the unit is compiled before the first
- * row (warm-up units are not written); every row written is complete; {@link #close()} stops the
- * threads and flushes. Cost: one unit per period, 0.1 % of the probed cpu.
+ * thread, or writes no row ({@link #notProbed()} says why, and the companion says it on stderr);
+ * 200 warm-up units run before the first row, so that it times compiled code (the JIT compiles in
+ * the background: the first row may still be slower, and the per-second median leaves it out);
+ * every row written is complete; {@link #close()} stops the threads and flushes. Each unit is
+ * timed by the wall clock, so a unit the server's threads preempt is longer: the per-second
+ * medians are what the reader uses. The probe's start (a taskset per cpu, the JIT) runs on the
+ * generator's cpus just before the schedule starts. Cost: one unit per period, under 0.1 % of the
+ * probed cpu.
  */
 public final class CpuSpeedProbe implements AutoCloseable {
     public static final String FILE_NAME = "cpu-speed.csv";
@@ -57,11 +62,16 @@ public final class CpuSpeedProbe implements AutoCloseable {
     /** Creates {@code file} (which must not exist) and starts a probe on each of {@code cpus}. */
     public static CpuSpeedProbe start(CpuSet cpus, Path file) throws IOException {
         BufferedWriter out = Files.newBufferedWriter(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        out.write(HEADER + "\n");
-        out.flush();
         CpuSpeedProbe probe = new CpuSpeedProbe(out);
-        for (int cpu : cpus.cpus()) {
-            probe.timers.add(SampleTimer.start("cpu-speed-" + cpu, PERIOD, probe.onCpu(cpu)));
+        try {
+            out.write(HEADER + "\n");
+            out.flush();
+            for (int cpu : cpus.cpus()) {
+                probe.timers.add(SampleTimer.start("cpu-speed-" + cpu, PERIOD, probe.onCpu(cpu)));
+            }
+        } catch (IOException | RuntimeException e) {
+            probe.close();
+            throw e;
         }
         return probe;
     }
@@ -74,26 +84,39 @@ public final class CpuSpeedProbe implements AutoCloseable {
     public static RunCompanion companion(Supplier<List<HostResourceSampler.SampledProcess>> servers) {
         return runDirectory -> {
             CpuSet cpus = serverOnlyCpus(servers.get());
-            return cpus.isEmpty() ? () -> { } : start(cpus, runDirectory.resolve(FILE_NAME));
+            if (cpus.isEmpty()) {
+                return () -> { };
+            }
+            CpuSpeedProbe probe = start(cpus, runDirectory.resolve(FILE_NAME));
+            return () -> {
+                probe.close();
+                // said once, as the placement's "not pinned": a cpu without rows is otherwise silent
+                probe.notProbed().forEach(why -> System.err.println("queuelab: server cpu speed not measured on " + why));
+            };
         };
     }
 
     /** The cpus the processes run on that the calling (generator) thread does not; empty when /proc cannot tell. */
     static CpuSet serverOnlyCpus(List<HostResourceSampler.SampledProcess> servers) {
+        CpuSet generator;
         try {
-            CpuSet generator = CpuSet.ofThisThread();
-            List<Integer> cpus = new ArrayList<>();
-            for (HostResourceSampler.SampledProcess p : servers) {
+            generator = CpuSet.ofThisThread();
+        } catch (IOException | RuntimeException unknown) {
+            return new CpuSet(List.of());
+        }
+        List<Integer> cpus = new ArrayList<>();
+        for (HostResourceSampler.SampledProcess p : servers) {
+            try {
                 for (int c : CpuSet.of(p.pid()).minus(generator).cpus()) {
                     if (!cpus.contains(c)) {
                         cpus.add(c);
                     }
                 }
+            } catch (IOException | RuntimeException ended) {
+                // a process that ended has no cpus: the others are still probed
             }
-            return new CpuSet(cpus.stream().sorted().toList());
-        } catch (IOException | RuntimeException unknown) {
-            return new CpuSet(List.of());
         }
+        return new CpuSet(cpus.stream().sorted().toList());
     }
 
     /** The fixed unit of work: a chain of dependent xorshift steps that no compiler can shorten. */
@@ -144,7 +167,14 @@ public final class CpuSpeedProbe implements AutoCloseable {
             out.write(epochNanos + "," + cpu + "," + nanos + "\n");
             out.flush(); // a crash leaves every row taken so far, as the other telemetry files do
         } catch (IOException e) {
-            notProbed.add("cpu " + cpu + ": " + e.getMessage());
+            // a full disk: said once, and no more rows (the file keeps the complete ones)
+            notProbed.add("every cpu from " + epochNanos + " on: " + FILE_NAME + " could not be written (" + e.getMessage() + ")");
+            try {
+                out.close();
+            } catch (IOException ignored) {
+                // the write already failed; the message above says so
+            }
+            out = null;
         }
     }
 

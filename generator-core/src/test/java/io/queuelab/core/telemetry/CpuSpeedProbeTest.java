@@ -1,5 +1,8 @@
 package io.queuelab.core.telemetry;
 
+import io.queuelab.core.manifest.LoadConfig;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.core.manifest.ScheduleStart;
 import io.queuelab.core.process.CpuPinning;
 import io.queuelab.core.process.CpuSet;
 import io.queuelab.core.telemetry.HostResourceSampler.SampledProcess;
@@ -119,6 +122,34 @@ class CpuSpeedProbeTest {
         CpuSpeed all = CpuSpeed.read(dir, Long.MIN_VALUE).orElseThrow();
         assertEquals(80, all.units());
         assertEquals(2.5, all.secondSpread(), 1e-12);
+    }
+
+    @Test
+    void theManifestsWarmUpAndPlannedEndBoundTheWindow(@TempDir Path dir) throws Exception {
+        long anchor = 1_800_000_000_000_000_000L, scheduleStart = 250_000_000L;
+        Manifest m = Manifest.create(Manifest.MEASURED)
+                .start(ScheduleStart.of(anchor, scheduleStart))
+                .config(new LoadConfig("open", "poisson", 0, null, List.of(new LoadConfig.PhaseConfig("warmup", 3, null, 10.0, true),
+                        new LoadConfig.PhaseConfig("main", 2, null, 10.0, false)), 4, 0, 0, null, 0, 0, null));
+        long t0 = anchor + scheduleStart;
+        StringBuilder csv = new StringBuilder(CpuSpeedProbe.HEADER + "\n");
+        for (int i = 0; i < 120; i++) { // 6 s from the schedule start: 3 s warm-up at 90 us, 2 s main at 40 us, 1 s drain at 70 us
+            double second = i / 20.0;
+            csv.append(t0 + i * 50_000_000L).append(",0,").append(second < 3 ? 90_000 : second < 5 ? 40_000 : 70_000).append('\n');
+        }
+        Files.writeString(dir.resolve(CpuSpeedProbe.FILE_NAME), csv);
+        CpuSpeed speed = CpuSpeed.read(dir, java.util.Optional.of(m)).orElseThrow();
+        assertEquals(40, speed.units(), "the main phase's 2 s only");
+        assertEquals(40_000, speed.medianNanos());
+        assertEquals(1.0, speed.secondSpread(), 1e-12);
+    }
+
+    @Test
+    void anEmptyFileOrATornHeaderIsAProbeThatMeasuredNothing(@TempDir Path dir) throws Exception {
+        for (String text : List.of("", "epoch_ns,cp", CpuSpeedProbe.HEADER, CpuSpeedProbe.HEADER + "\n")) {
+            Files.writeString(dir.resolve(CpuSpeedProbe.FILE_NAME), text);
+            assertTrue(CpuSpeed.read(dir, Long.MIN_VALUE).isEmpty(), "'" + text + "'");
+        }
     }
 
     @Test

@@ -6,6 +6,8 @@ import io.queuelab.core.telemetry.ResourceUse;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -27,7 +29,12 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
         if (!Files.isDirectory(run.source())) {
             return UNKNOWN;
         }
-        double unit = run.cpuSpeed().map(CpuSpeed::medianNanos).orElse(Double.NaN);
+        double unit;
+        try {
+            unit = run.cpuSpeed().map(CpuSpeed::medianNanos).orElse(Double.NaN);
+        } catch (IOException unreadable) {
+            unit = Double.NaN; // a damaged probe file leaves the speed unknown, not the run unreadable
+        }
         double perRequest = Double.NaN;
         Optional<ResourceUse> use = ResourceUse.read(run.source());
         if (use.isPresent() && run.records() > 0) {
@@ -45,6 +52,15 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
             perRequest = any ? cpu / 1e9 / run.records() : Double.NaN;
         }
         return new ServerWork(unit, perRequest);
+    }
+
+    /** The runs' server: figure by figure the median over the runs that measured it. */
+    public static ServerWork median(Collection<RunData> runs) throws IOException {
+        List<ServerWork> each = new ArrayList<>();
+        for (RunData r : runs) {
+            each.add(of(r));
+        }
+        return median(each);
     }
 
     /** The median of each figure over the runs that have it (NaN where none has). */
@@ -75,6 +91,21 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
      */
     public static final double CPU_PER_REQUEST_TOLERANCE = 0.10;
     public static final double UNIT_TOLERANCE = 0.05;
+
+    /** Demand factors (cpu per request over the fit runs') beyond which a re-prediction is not attempted: a counter that is not the server's. */
+    public static final double MIN_FACTOR = 0.2;
+    public static final double MAX_FACTOR = 5;
+
+    /**
+     * This run's cpu per request over {@code reference}'s, when both are known, it differs beyond
+     * {@link #CPU_PER_REQUEST_TOLERANCE} and lies within [{@link #MIN_FACTOR}, {@link #MAX_FACTOR}]
+     * (a server process whose counters stayed near zero is a wrapper, not the server): the factor a
+     * prediction at this run's own server multiplies the demand by; NaN otherwise.
+     */
+    public double demandFactor(ServerWork reference) {
+        double f = cpuSecondsPerRequest / reference.cpuSecondsPerRequest;
+        return Double.isFinite(f) && Math.abs(f - 1) > CPU_PER_REQUEST_TOLERANCE && f >= MIN_FACTOR && f <= MAX_FACTOR ? f : Double.NaN;
+    }
 
     /**
      * Why this run measured another server than {@code reference} (the fit runs'), from the

@@ -106,7 +106,7 @@ public final class HeldOutValidation {
                 throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
             }
         }
-        ServerWork fitServer = server(fitRuns);
+        ServerWork fitServer = ServerWork.median(data.runs()); // the open runs, as the demand models take their demand from
         List<ModelOutcome> outcomes = new ArrayList<>();
         for (CandidateModel model : models) {
             outcomes.add(evaluate(model, data, heldOutNames, heldOut, fitServer, seed));
@@ -128,22 +128,13 @@ public final class HeldOutValidation {
             String name = heldOutNames.get(i);
             FittedModel model = shape.closed() ? fit.closedModel().apply(shape.jobs()) : fit.model();
             RunPrediction p = shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), model, seed) : RunPrediction.open(name, run, model, seed);
-            double factor = p.server().over(fitServer).cpuSecondsPerRequest();
-            if (candidate.demandScalable() && Double.isFinite(factor) && p.server().differenceFrom(fitServer).isPresent()) {
+            double factor = p.server().demandFactor(fitServer);
+            if (candidate.demandScalable() && Double.isFinite(factor)) {
                 p = p.withOwnServer(run, model, factor, seed);
             }
             predictions.add(p);
         }
         return new ModelOutcome(fit, tested.fitRuns(), predictions);
-    }
-
-    /** The runs' server, figure by figure the median over the runs that measured it. */
-    static ServerWork server(List<RunData> runs) throws IOException {
-        List<ServerWork> each = new ArrayList<>();
-        for (RunData r : runs) {
-            each.add(ServerWork.of(r));
-        }
-        return ServerWork.median(each);
     }
 
     /** The identified model with the smallest held-out error; a later (less simple) one must beat it by more than {@link #TIE}. */

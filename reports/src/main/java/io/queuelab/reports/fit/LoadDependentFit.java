@@ -140,10 +140,15 @@ public final class LoadDependentFit {
         int dof = n - 2;
         if (dof > 0) {
             double variance = optimum.getCost() * optimum.getCost() / dof;
-            RealMatrix cov = new org.apache.commons.math3.linear.QRDecomposition(reduced.transpose().multiply(reduced))
-                    .getSolver().getInverse();
-            se[0] = Math.sqrt(cov.getEntry(0, 0) * variance);
-            se[2] = Math.sqrt(cov.getEntry(1, 1) * variance);
+            try {
+                RealMatrix cov = new org.apache.commons.math3.linear.QRDecomposition(reduced.transpose().multiply(reduced))
+                        .getSolver().getInverse();
+                se[0] = Math.sqrt(cov.getEntry(0, 0) * variance);
+                se[2] = Math.sqrt(cov.getEntry(1, 1) * variance);
+            } catch (org.apache.commons.math3.linear.SingularMatrixException e) {
+                se[0] = Double.NaN; // p at a bound zeroes its column: nothing to say of the errors, and the checks say not identified
+                se[2] = Double.NaN;
+            }
         }
         return se;
     }

@@ -1,6 +1,5 @@
 package io.queuelab.reports.fit;
 
-import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerWork;
 import io.queuelab.sim.ClientLimitedModel;
 import io.queuelab.sim.Distribution;
@@ -57,21 +56,23 @@ final class MeasuredDemandCandidate implements CandidateModel {
         if (limits.connections() == 0 || !limits.coresKnown()) {
             return unidentified(method, points, "the client's connections K and the server's cores c must be known (" + limits + ")");
         }
-        List<ServerWork> each = new ArrayList<>();
-        for (RunData r : data.runs()) {
-            each.add(ServerWork.of(r));
-        }
-        double demandMean = ServerWork.median(each).cpuSecondsPerRequest();
+        double demandMean = ServerWork.median(data.runs()).cpuSecondsPerRequest();
         if (!(demandMean > 0)) {
             return unidentified(method, points, "the fit runs did not sample the server's cpu (host resources with the server's pid:"
                     + " --telemetry-interval)");
         }
         int k = limits.connections(), c = limits.cores();
         Distribution shape = ServiceDemand.of(data.lowestRate(), c, DemandModelFit.DEMAND_VALUES);
+        if (demandMean < ServerWork.MIN_FACTOR * shape.mean()) {
+            return unidentified(method, points, String.format(Locale.ROOT, "the server's cpu per request (%.3f ms) is under %.0f %% of the"
+                    + " lowest-rate run's service time (%.3f ms): the sampled process is not the one doing the work", demandMean * 1e3,
+                    100 * ServerWork.MIN_FACTOR, shape.mean() * 1e3));
+        }
         double lowestCpu = ServerWork.of(data.lowestRate()).cpuSecondsPerRequest();
-        double shapeMean = shape.mean();
-        double latency = Math.max(0, shapeMean - (lowestCpu > 0 ? lowestCpu : demandMean));
-        Distribution demand = DemandModelFit.scale(shifted(shape, latency), demandMean / Math.max(1e-12, shapeMean - latency));
+        double latency = Math.max(0, shape.mean() - (lowestCpu > 0 ? lowestCpu : demandMean));
+        Distribution shiftedShape = shifted(shape, latency);
+        // scaled by the shifted values' own mean: the floor at 1 ns makes it more than shape.mean() - latency
+        Distribution demand = DemandModelFit.scale(shiftedShape, demandMean / shiftedShape.mean());
         int parallelism = Math.min(c, k);
         DemandCurve curve = DemandCurve.tabulate(d -> new ClientLimitedModel(d, k, c), demand, parallelism, DemandCurve.RHO,
                 DemandModelFit.CURVE_CUSTOMERS, 20, data.seed());
@@ -83,8 +84,9 @@ final class MeasuredDemandCandidate implements CandidateModel {
                 .note(String.format(Locale.ROOT, "E[D] = %.3f ms (server cpu per request), latency %.3f ms, c = %d, K = %d",
                         demandMean * 1e3, latency * 1e3, c, k))
                 .require(points.stream().allMatch(p -> curve.utilization(p.lambda(), 1) <= DemandCurve.MAX_RHO),
-                        "a fit run's rate is beyond the capacity the measured demand gives (" + String.format(Locale.ROOT, "%.4g/s",
-                                parallelism / demandMean) + ")")
+                        String.format(Locale.ROOT, "the fit run at %.4g/s is beyond the capacity the server's measured cpu per request"
+                                        + " gives (%.4g/s = %d core(s) / %.3f ms): it overloaded the server, no steady state to fit",
+                                points.get(points.size() - 1).lambda(), parallelism / demandMean, parallelism, demandMean * 1e3))
                 .residuals(points, residuals);
         List<Parameter> parameters = List.of(Parameter.of("E[D]", demandMean, "s"), Parameter.of("latency", latency, "s"),
                 Parameter.of("c", c, "cores"), Parameter.of("K", k, "connections"));

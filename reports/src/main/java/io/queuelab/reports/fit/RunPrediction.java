@@ -34,7 +34,10 @@ public record RunPrediction(String run, String name, double level, boolean close
      * A prediction with the model's demand multiplied by {@code factor} (the run's cpu per request
      * over the fit runs'): by time scaling, R(lambda; f D) = f R(f lambda; D) and X(N; f D) = X(N; D) / f,
      * the latency outside the queue left alone. Exact for every model whose only times are its
-     * demands; not made for the dirty-page-buffer model, whose flushes are the storage's time.
+     * demands; not made for the dirty-page-buffer model, whose flushes are the storage's time. For
+     * a run whose server was saturated the factor is about 1/X of the run itself, so the predicted
+     * X(N) there is close to the measured one by construction: it sizes the miss's cause, it does
+     * not test the model.
      */
     public record AtOwnServer(double factor, double mean, double p50, double p99, double throughput) {
     }

@@ -22,7 +22,6 @@ import io.queuelab.sim.Estimate;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.XYChart;
 
-import java.util.Locale;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -133,8 +132,19 @@ final class ReportPage {
     /** The run's server cpu speed: median probe unit and the spread of its seconds; empty when not probed. */
     private static String cpuSpeed(RunData r) {
         try {
-            return r.cpuSpeed().map(c -> String.format(Locale.ROOT, "%.1f (%.2fx)%s", c.medianNanos() / 1e3, c.secondSpread(),
+            return r.cpuSpeed().map(c -> Double.isNaN(c.secondSpread()) ? String.format(Locale.ROOT, "%.1f", c.medianNanos() / 1e3)
+                    : String.format(Locale.ROOT, "%.1f (%.2fx)%s", c.medianNanos() / 1e3, c.secondSpread(),
                     c.secondSpread() > CpuSpeed.UNSTEADY ? " not steady" : "")).orElse("");
+        } catch (IOException unreadable) {
+            return "unreadable: " + unreadable.getMessage();
+        }
+    }
+
+    /** The server's cpu per request in the run (the demand law) and the throughput one core gives at it; empty when not sampled. */
+    private static String cpuPerRequest(RunData r) {
+        try {
+            double d = ServerWork.of(r).cpuSecondsPerRequest();
+            return Double.isFinite(d) && d > 0 ? String.format(Locale.ROOT, "%.3f (%.4g/s a core)", d * 1e3, 1 / d) : "";
         } catch (IOException unreadable) {
             return "unreadable: " + unreadable.getMessage();
         }
@@ -147,17 +157,21 @@ final class ReportPage {
             rows.add(List.of(r.name(), r.kind(), RunShape.of(r).toString(), Html.number(r.records()), Html.number(r.okCount()),
                     notOk(r), Html.number(r.warmupCount()), Html.number(r.arrivalRate()), Html.number(r.throughput()),
                     Html.millis(r.meanResponseSeconds()), Html.millis(r.quantileSeconds(0.5)), Html.millis(r.quantileSeconds(0.99)),
-                    Html.millis(r.quantileSeconds(0.999)), Html.millis(r.responseNanos().getMaxValue() / 1e9), cpuSpeed(r)));
+                    Html.millis(r.quantileSeconds(0.999)), Html.millis(r.responseNanos().getMaxValue() / 1e9), cpuSpeed(r), cpuPerRequest(r)));
         }
         analysis.merged.forEach((group, merged) -> rows.add(List.of(group, "", "", "", Html.number(merged.getTotalCount()), "", "", "", "",
                 Html.millis(merged.getMean() / 1e9), Html.millis(merged.getValueAtPercentile(50) / 1e9),
                 Html.millis(merged.getValueAtPercentile(99) / 1e9), Html.millis(merged.getValueAtPercentile(99.9) / 1e9),
-                Html.millis(merged.getMaxValue() / 1e9), "")));
+                Html.millis(merged.getMaxValue() / 1e9), "", "")));
         body.table(List.of("run", "kind", "workload", "records", "ok", "not ok", "warm-up", "arrivals/s", "throughput/s",
-                "mean R (ms)", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)", "server cpu unit us (slowest s / fastest)"), rows);
+                "mean R (ms)", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)", "server cpu unit us (slowest s / fastest)",
+                "server cpu ms per request"), rows);
         body.paragraph("Latency statistics count successful requests after warm-up; failed, dropped and unfinished requests are counted"
                 + " apart. Percentiles come from HdrHistograms (3 significant digits); merged rows merge the histograms, never average"
-                + " percentiles; the mean of a run is exact.");
+                + " percentiles; the mean of a run is exact. The server columns are measured apart from the response times: the median"
+                + " time of the speed probe's fixed unit on the server's own cpus (cpu-speed.csv; the spread of its seconds), and the"
+                + " server processes' cpu time over the run's requests (host-resources.csv; the demand law), with the rate one core"
+                + " sustains at it: an open run at a higher rate overloaded the server that run measured.");
     }
 
     private static String notOk(RunData r) {
