@@ -120,6 +120,7 @@ class IdentificationTest {
                 new Mm1Point("rate-15317", 15317, 308.7e-3, 183770));
         ModelFit fit = LoadDependentFit.fit(update, LoadDependentFit.DEFAULT_CAPACITY);
         assertFalse(fit.identified(), fit.toTable());
+        assertTrue(fit.identification().reason().contains("the least-squares search found no optimum"), fit.toTable());
         assertNotIdentifiedTable(fit);
     }
 

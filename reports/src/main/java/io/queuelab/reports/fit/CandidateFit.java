@@ -27,6 +27,12 @@ public record CandidateFit(String name, int parameters, ModelFit fit, FittedMode
         return new CandidateFit(name, parameters, fit.withLackOfFit(lackOfFit), model, closedModel, fittedMeanErrors);
     }
 
+    /** {@code model}'s fit of {@code points} by {@code method}, not identified for {@code reason}. */
+    static CandidateFit unidentified(CandidateModel model, String method, java.util.List<Mm1Point> points, String reason) {
+        return unidentified(model.name(), model.parameters(), ModelFit.unidentified(model.description(), method, points,
+                new Identification.Checks().require(false, reason).result()));
+    }
+
     /** A fit that did not identify its parameters. */
     static CandidateFit unidentified(String name, int parameters, ModelFit fit) {
         return new CandidateFit(name, parameters, fit, null, null, null);

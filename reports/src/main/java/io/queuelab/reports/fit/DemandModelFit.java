@@ -235,9 +235,6 @@ final class DemandModelFit implements CandidateModel {
     }
 
     private CandidateFit unidentified(String method, List<Mm1Point> points, String reason) {
-        ModelFit fit = new ModelFit(description(), method, List.of(), points.stream()
-                .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), Double.NaN)).toList(), lambda -> Double.NaN,
-                new Identification.Checks().require(false, reason).result());
-        return CandidateFit.unidentified(name(), parameters(), fit);
+        return CandidateFit.unidentified(this, method, points, reason);
     }
 }

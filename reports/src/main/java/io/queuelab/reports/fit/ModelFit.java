@@ -25,6 +25,12 @@ public record ModelFit(String model, String method, List<Parameter> parameters, 
         this(model, method, parameters, residuals, curve, identification, null);
     }
 
+    /** A fit that identified nothing: the points with no fitted value, no parameter, no curve, and {@code why}. */
+    static ModelFit unidentified(String model, String method, List<Mm1Point> points, Identification why) {
+        return new ModelFit(model, method, List.of(), points.stream()
+                .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), Double.NaN)).toList(), lambda -> Double.NaN, why);
+    }
+
     /** The same fit with its lack-of-fit verdict. */
     public ModelFit withLackOfFit(LackOfFit verdict) {
         return new ModelFit(model, method, parameters, residuals, curve, identification, verdict);

@@ -54,7 +54,6 @@ final class WeightedLeastSquares {
         Identification failed = new Identification.Checks().risingTrend(sorted)
                 .require(false, "the least-squares search found no optimum (it did not converge, or the points cannot tell the"
                         + " parameters apart)").result();
-        return new ModelFit(model, method, List.of(), sorted.stream()
-                .map(p -> new Residual(p.name(), p.lambda(), p.meanResponse(), Double.NaN)).toList(), lambda -> Double.NaN, failed);
+        return ModelFit.unidentified(model, method, sorted, failed);
     }
 }
