@@ -89,11 +89,16 @@ class HeldOutServerWorkTest {
         assertTrue(ServerWork.UNKNOWN.differenceFrom(fit).isEmpty(), "nothing known, nothing to say");
     }
 
-    /** A host-resources file whose server process used {@code seconds} of cpu over the run. */
+    /**
+     * A host-resources file whose server process used {@code seconds} of cpu over the run, beside
+     * busy rows of the generator's own machine, as a node and as a merged run name them (not the server's).
+     */
     private static void serverCpu(Path run, double seconds) throws Exception {
         Files.writeString(run.resolve(HostResourceSampler.FILE_NAME), HostResourceSampler.HEADER + "\n"
-                + "1000,client,7,5,,,,,,,1\n1000,server,9,100,,,,,,,1\n"
-                + "2000,client,7,9,,,,,,,1\n2000,server,9," + (100 + (long) (seconds * 1e9)) + ",,,,,,,1\n");
+                + "1000,client,7,5,,,,,,,1\n1000,host,0,5,,,,,,,1\n1000,node1.client,8,5,,,,,,,1\n1000,node1.host,0,5,,,,,,,1\n"
+                + "1000,server,9,100,,,,,,,1\n"
+                + "2000,client,7,9000000000,,,,,,,1\n2000,host,0,9000000000,,,,,,,1\n2000,node1.client,8,9000000000,,,,,,,1\n"
+                + "2000,node1.host,0,9000000000,,,,,,,1\n2000,server,9," + (100 + (long) (seconds * 1e9)) + ",,,,,,,1\n");
     }
 
     /** A cpu-speed file of one steady second per 20 units, at {@code nanos} each. */

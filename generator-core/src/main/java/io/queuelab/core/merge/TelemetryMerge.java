@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  */
 final class TelemetryMerge {
     /** The host-resource roles of a generator node's own machine. */
-    static final Set<String> NODE_ROLES = Set.of(HostResourceSampler.CLIENT_ROLE, HostResourceSampler.HOST_ROLE);
+    static final Set<String> NODE_ROLES = HostResourceSampler.NODE_ROLES;
 
     /**
      * One node's run directory and its clock mapping.

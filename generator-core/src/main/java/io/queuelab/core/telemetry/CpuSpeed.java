@@ -4,9 +4,11 @@ import io.queuelab.core.log.InputErrors;
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.ScheduleStart;
+import io.queuelab.core.process.CpuSet;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The speed of a run's server cpus, read back from {@value CpuSpeedProbe#FILE_NAME}
@@ -39,17 +42,15 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
 
     /** The summary's line: the cpus, the median unit and the spread of the seconds. */
     public String render() {
-        double[] sorted = secondMedians.clone();
-        Arrays.sort(sorted);
-        if (sorted.length == 0) {
+        String cpuList = new CpuSet(cpus).toString();
+        if (secondMedians.length == 0) {
             return String.format(Locale.ROOT, "  server cpu speed (cpu %s): median unit %.1f us of %d units, no whole second measured%n",
-                    cpus.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("-"), medianNanos / 1e3, units);
+                    cpuList, medianNanos / 1e3, units);
         }
         return String.format(Locale.ROOT, "  server cpu speed (cpu %s, a fixed unit of work %d times a second): median unit %.1f us;"
                         + " per-second medians %.1f-%.1f us, the slowest second %.2fx the fastest%s%n",
-                cpus.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("-"),
-                Math.round(1e9 / CpuSpeedProbe.PERIOD.toNanos()), medianNanos / 1e3,
-                sorted.length == 0 ? Double.NaN : sorted[0] / 1e3, sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1] / 1e3,
+                cpuList, Math.round(1e9 / CpuSpeedProbe.PERIOD.toNanos()), medianNanos / 1e3,
+                Arrays.stream(secondMedians).min().orElseThrow() / 1e3, Arrays.stream(secondMedians).max().orElseThrow() / 1e3,
                 secondSpread(), secondSpread() > UNSTEADY ? " (not steady: the server's speed changed during the run)" : "");
     }
 
@@ -76,18 +77,14 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
         if (!Files.isRegularFile(csv)) {
             return Optional.empty();
         }
-        List<Integer> cpus = new ArrayList<>();
+        TreeSet<Integer> cpus = new TreeSet<>();
         TreeMap<Long, List<Long>> bySecond = new TreeMap<>();
         List<Long> all = new ArrayList<>();
-        String text;
+        StringWriter whole = new StringWriter(); // whole, to tell a last line ended by a newline from one torn by a crash
         try (BufferedReader in = InputErrors.lenientReader(csv)) {
-            StringBuilder b = new StringBuilder();
-            char[] buffer = new char[1 << 16];
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                b.append(buffer, 0, n);
-            }
-            text = b.toString();
+            in.transferTo(whole);
         }
+        String text = whole.toString();
         String[] lines = text.split("\n", -1);
         if (lines.length == 1 && CpuSpeedProbe.HEADER.startsWith(lines[0])) {
             return Optional.empty(); // empty, or the header torn by a crash before the first unit: nothing measured
@@ -113,9 +110,7 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
             if (at < from || at >= to) {
                 continue;
             }
-            if (!cpus.contains(cpu)) {
-                cpus.add(cpu);
-            }
+            cpus.add(cpu);
             all.add(nanos);
             bySecond.computeIfAbsent((at - Math.max(from, 0)) / 1_000_000_000L, k -> new ArrayList<>()).add(nanos);
         }
@@ -124,7 +119,7 @@ public record CpuSpeed(List<Integer> cpus, int units, double medianNanos, double
         }
         // a second needs a few units to have a median: at 20 a second per cpu, the last partial second may have one
         double[] seconds = bySecond.values().stream().filter(v -> v.size() >= 5).mapToDouble(CpuSpeed::median).toArray();
-        return Optional.of(new CpuSpeed(cpus.stream().sorted().toList(), all.size(), median(all), seconds));
+        return Optional.of(new CpuSpeed(List.copyOf(cpus), all.size(), median(all), seconds));
     }
 
     /**

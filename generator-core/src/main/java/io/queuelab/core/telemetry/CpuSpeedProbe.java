@@ -53,6 +53,7 @@ public final class CpuSpeedProbe implements AutoCloseable {
     private final List<SampleTimer> timers = new ArrayList<>();
     private final List<String> notProbed = new ArrayList<>();
     private BufferedWriter out;
+    /** The units' results, kept so that no compiler drops the work as dead code. */
     private long sink;
 
     private CpuSpeedProbe(BufferedWriter out) {
@@ -104,19 +105,15 @@ public final class CpuSpeedProbe implements AutoCloseable {
         } catch (IOException | RuntimeException unknown) {
             return new CpuSet(List.of());
         }
-        List<Integer> cpus = new ArrayList<>();
+        List<Integer> cpus = new ArrayList<>(); // CpuSet sorts them and drops the repeats
         for (HostResourceSampler.SampledProcess p : servers) {
             try {
-                for (int c : CpuSet.of(p.pid()).minus(generator).cpus()) {
-                    if (!cpus.contains(c)) {
-                        cpus.add(c);
-                    }
-                }
+                cpus.addAll(CpuSet.of(p.pid()).minus(generator).cpus());
             } catch (IOException | RuntimeException ended) {
                 // a process that ended has no cpus: the others are still probed
             }
         }
-        return new CpuSet(cpus.stream().sorted().toList());
+        return new CpuSet(cpus);
     }
 
     /** The fixed unit of work: a chain of dependent xorshift steps that no compiler can shorten. */
@@ -196,10 +193,5 @@ public final class CpuSpeedProbe implements AutoCloseable {
         if (w != null) {
             w.close();
         }
-    }
-
-    /** The unit's result, so that the work is not dead code (and a test can see it ran). */
-    synchronized long sink() {
-        return sink;
     }
 }

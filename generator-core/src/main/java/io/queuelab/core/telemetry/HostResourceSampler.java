@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +42,7 @@ public final class HostResourceSampler implements AutoCloseable {
     /** The roles of the generator's own machine: this JVM and the whole host. */
     public static final String CLIENT_ROLE = "client";
     public static final String HOST_ROLE = "host";
+    public static final Set<String> NODE_ROLES = Set.of(CLIENT_ROLE, HOST_ROLE);
     /** The pid column of the {@value #HOST_ROLE} row (no process has pid 0 in /proc). */
     public static final long HOST_PID = 0;
     public static final String HEADER = "epoch_ns,process,pid,cpu_ns,rss_bytes,read_bytes,write_bytes,"
@@ -141,6 +143,15 @@ public final class HostResourceSampler implements AutoCloseable {
             return start(all, runDirectory.resolve(FILE_NAME), interval, sar);
         };
         return resources.and(CpuSpeedProbe.companion(servers));
+    }
+
+    /**
+     * Whether rows of {@code role} are the generator's own machine (its client or host), as a
+     * node's file names them or as a merged run does ({@code node<i>.client}, {@code node<i>.host}),
+     * rather than a server process.
+     */
+    public static boolean generatorSide(String role) {
+        return NODE_ROLES.contains(role.replaceFirst("^node[0-9]+\\.", ""));
     }
 
     /** Sample instants written so far. */

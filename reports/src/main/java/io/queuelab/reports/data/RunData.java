@@ -35,6 +35,9 @@ public final class RunData {
     private final DepartureGaps gaps = new DepartureGaps();
     private final ResponseSample sample = new ResponseSample();
     private final SteadyState.Spans phaseSpans = new SteadyState.Spans();
+    /** Read from the run's files on first use: every prediction and table of the run asks for them. */
+    private Optional<CpuSpeed> cpuSpeed;
+    private ServerWork serverWork;
     private double inFlightNanos;
 
     private RunData(Path source, Manifest manifest, long intervalNanos) {
@@ -117,8 +120,19 @@ public final class RunData {
      * The speed of the server's own cpus while the run measured ({@link CpuSpeed}, outside warm-up),
      * when they were probed: a run directory with {@value CpuSpeedProbe#FILE_NAME}.
      */
-    public Optional<CpuSpeed> cpuSpeed() throws IOException {
-        return java.nio.file.Files.isDirectory(source) ? CpuSpeed.read(source, manifest()) : Optional.empty();
+    public synchronized Optional<CpuSpeed> cpuSpeed() throws IOException {
+        if (cpuSpeed == null) {
+            cpuSpeed = java.nio.file.Files.isDirectory(source) ? CpuSpeed.read(source, manifest()) : Optional.empty();
+        }
+        return cpuSpeed;
+    }
+
+    /** The run's server measured apart from its response times ({@link ServerWork}), read once. */
+    public synchronized ServerWork serverWork() throws IOException {
+        if (serverWork == null) {
+            serverWork = ServerWork.of(this);
+        }
+        return serverWork;
     }
 
     /** "measured" or "simulated" from the manifest; "measured" without one. */

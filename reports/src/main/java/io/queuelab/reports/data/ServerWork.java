@@ -24,8 +24,8 @@ import java.util.function.ToDoubleFunction;
 public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
     public static final ServerWork UNKNOWN = new ServerWork(Double.NaN, Double.NaN);
 
-    /** The run's, from the files of its directory. */
-    public static ServerWork of(RunData run) throws IOException {
+    /** The run's, from the files of its directory ({@link RunData#serverWork()} keeps it). */
+    static ServerWork of(RunData run) throws IOException {
         if (!Files.isDirectory(run.source())) {
             return UNKNOWN;
         }
@@ -41,7 +41,7 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
             double cpu = 0;
             boolean any = false;
             for (ResourceUse.Samples s : use.get().processes().values()) {
-                if (!s.role().equals(HostResourceSampler.CLIENT_ROLE) && !s.role().equals(HostResourceSampler.HOST_ROLE) && s.size() >= 2) {
+                if (!HostResourceSampler.generatorSide(s.role()) && s.size() >= 2) {
                     double used = s.cpuNanos()[s.size() - 1] - s.cpuNanos()[0];
                     if (Double.isFinite(used)) {
                         cpu += used;
@@ -58,7 +58,7 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
     public static ServerWork median(Collection<RunData> runs) throws IOException {
         List<ServerWork> each = new ArrayList<>();
         for (RunData r : runs) {
-            each.add(of(r));
+            each.add(r.serverWork());
         }
         return median(each);
     }
@@ -103,8 +103,13 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
      * prediction at this run's own server multiplies the demand by; NaN otherwise.
      */
     public double demandFactor(ServerWork reference) {
-        double f = cpuSecondsPerRequest / reference.cpuSecondsPerRequest;
-        return Double.isFinite(f) && Math.abs(f - 1) > CPU_PER_REQUEST_TOLERANCE && f >= MIN_FACTOR && f <= MAX_FACTOR ? f : Double.NaN;
+        double f = over(reference).cpuSecondsPerRequest;
+        return beyond(f, CPU_PER_REQUEST_TOLERANCE) && f >= MIN_FACTOR && f <= MAX_FACTOR ? f : Double.NaN;
+    }
+
+    /** Whether a known ratio differs from 1 by more than {@code tolerance}. */
+    private static boolean beyond(double ratio, double tolerance) {
+        return Double.isFinite(ratio) && Math.abs(ratio - 1) > tolerance;
     }
 
     /**
@@ -114,11 +119,11 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
      */
     public Optional<String> differenceFrom(ServerWork reference) {
         ServerWork r = over(reference);
-        List<String> why = new java.util.ArrayList<>();
-        if (Double.isFinite(r.cpuUnitNanos) && Math.abs(r.cpuUnitNanos - 1) > UNIT_TOLERANCE) {
+        List<String> why = new ArrayList<>();
+        if (beyond(r.cpuUnitNanos, UNIT_TOLERANCE)) {
             why.add(String.format(Locale.ROOT, "cpu %.0f %% %s", 100 * Math.abs(r.cpuUnitNanos - 1), r.cpuUnitNanos > 1 ? "slower" : "faster"));
         }
-        if (Double.isFinite(r.cpuSecondsPerRequest) && Math.abs(r.cpuSecondsPerRequest - 1) > CPU_PER_REQUEST_TOLERANCE) {
+        if (beyond(r.cpuSecondsPerRequest, CPU_PER_REQUEST_TOLERANCE)) {
             why.add(String.format(Locale.ROOT, "%.0f %% %s cpu per request", 100 * Math.abs(r.cpuSecondsPerRequest - 1),
                     r.cpuSecondsPerRequest > 1 ? "more" : "less"));
         }

@@ -2,7 +2,9 @@ package io.queuelab.reports.fit;
 
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
+import io.queuelab.reports.data.ServerWork;
 
+import java.io.IOException;
 import java.util.Comparator;
 import java.util.List;
 
@@ -52,6 +54,14 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> c
             throw new IllegalArgumentException(what + " needs open runs at " + minimum + " or more arrival rates, got " + points.size());
         }
         return this;
+    }
+
+    /**
+     * The server the open runs measured ({@link ServerWork}: the medians of their cpu speed and cpu
+     * per request): the one a demand model is fitted to, and the one held-out runs are compared with.
+     */
+    public ServerWork server() throws IOException {
+        return ServerWork.median(runs);
     }
 
     /** The run with the lowest arrival rate: the least contended, where demand is closest to service. */

@@ -106,7 +106,7 @@ public final class HeldOutValidation {
                 throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
             }
         }
-        ServerWork fitServer = ServerWork.median(data.runs()); // the open runs, as the demand models take their demand from
+        ServerWork fitServer = data.server();
         List<ModelOutcome> outcomes = new ArrayList<>();
         for (CandidateModel model : models) {
             outcomes.add(evaluate(model, data, heldOutNames, heldOut, fitServer, seed));

@@ -56,7 +56,7 @@ final class MeasuredDemandCandidate implements CandidateModel {
         if (limits.connections() == 0 || !limits.coresKnown()) {
             return unidentified(method, points, "the client's connections K and the server's cores c must be known (" + limits + ")");
         }
-        double demandMean = ServerWork.median(data.runs()).cpuSecondsPerRequest();
+        double demandMean = data.server().cpuSecondsPerRequest();
         if (!(demandMean > 0)) {
             return unidentified(method, points, "the fit runs did not sample the server's cpu (host resources with the server's pid:"
                     + " --telemetry-interval)");
@@ -68,7 +68,7 @@ final class MeasuredDemandCandidate implements CandidateModel {
                     + " lowest-rate run's service time (%.3f ms): the sampled process is not the one doing the work", demandMean * 1e3,
                     100 * ServerWork.MIN_FACTOR, shape.mean() * 1e3));
         }
-        double lowestCpu = ServerWork.of(data.lowestRate()).cpuSecondsPerRequest();
+        double lowestCpu = data.lowestRate().serverWork().cpuSecondsPerRequest();
         double latency = Math.max(0, shape.mean() - (lowestCpu > 0 ? lowestCpu : demandMean));
         Distribution shiftedShape = shifted(shape, latency);
         // scaled by the shifted values' own mean: the floor at 1 ns makes it more than shape.mean() - latency

@@ -48,9 +48,8 @@ public record RunPrediction(String run, String name, double level, boolean close
         if (!closed && !model.stableAt(rate)) {
             return with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
         }
-        long customers = Math.min(MAX_PREDICTION, Math.max(MIN_PREDICTION, PREDICTION_FACTOR * Math.max(1, run.okCount())));
-        FittedModel.Prediction p = model.predict(closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(rate), customers, 2,
-                seed);
+        FittedModel.Prediction p = model.predict(closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(rate), customers(run),
+                2, seed);
         double l = model.latency();
         return with(new AtOwnServer(factor, l + factor * (p.meanResponse() - l), l + factor * (p.quantile(0.5) - l),
                 l + factor * (p.quantile(0.99) - l), p.throughput() / factor));
@@ -65,6 +64,11 @@ public record RunPrediction(String run, String name, double level, boolean close
     static final int PREDICTION_FACTOR = 10;
     static final long MIN_PREDICTION = 100_000;
     static final long MAX_PREDICTION = 2_000_000;
+
+    /** The customers a prediction of {@code run} simulates. */
+    private static long customers(RunData run) {
+        return Math.min(MAX_PREDICTION, Math.max(MIN_PREDICTION, PREDICTION_FACTOR * Math.max(1, run.okCount())));
+    }
     /** Replications of the measured size for the yardstick (8 pairs). */
     static final int YARDSTICK_REPLICATIONS = 16;
 
@@ -115,20 +119,18 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     private static RunPrediction of(String asGiven, RunData run, double level, boolean closed, FittedModel model,
                                     ArrivalProcess workload, long seed) throws IOException {
-        long n = Math.max(1, run.okCount());
-        long customers = Math.min(MAX_PREDICTION, Math.max(MIN_PREDICTION, PREDICTION_FACTOR * n));
-        FittedModel.Prediction p = model.predict(workload, customers, 2, seed);
-        List<Histogram> replications = model.replications(workload, n, YARDSTICK_REPLICATIONS, seed + 1);
+        FittedModel.Prediction p = model.predict(workload, customers(run), 2, seed);
+        List<Histogram> replications = model.replications(workload, Math.max(1, run.okCount()), YARDSTICK_REPLICATIONS, seed + 1);
         Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), replications).row("KS D");
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),
-                ks.distance(), ks.yardstick(), ServerWork.of(run), null);
+                ks.distance(), ks.yardstick(), run.serverWork(), null);
     }
 
     private static RunPrediction unstable(String asGiven, RunData run, double level, boolean closed) throws IOException {
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN,
-                ServerWork.of(run), null);
+                run.serverWork(), null);
     }
 
 

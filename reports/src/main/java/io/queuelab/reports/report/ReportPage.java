@@ -143,7 +143,7 @@ final class ReportPage {
     /** The server's cpu per request in the run (the demand law) and the throughput one core gives at it; empty when not sampled. */
     private static String cpuPerRequest(RunData r) {
         try {
-            double d = ServerWork.of(r).cpuSecondsPerRequest();
+            double d = r.serverWork().cpuSecondsPerRequest();
             return Double.isFinite(d) && d > 0 ? String.format(Locale.ROOT, "%.3f (%.4g/s a core)", d * 1e3, 1 / d) : "";
         } catch (IOException unreadable) {
             return "unreadable: " + unreadable.getMessage();
