@@ -38,7 +38,7 @@ class MeasuredDemandTest {
         assertTrue(model.fit().identified(), model.fit().fit().toTable());
         assertEquals(DEMAND * 1e3, model.fit().fit().value("E[D]") * 1e3, 1e-9);
         assertTrue(model.fit().fit().value("latency") < 0.1 * DEMAND, model.fit().fit().toTable());
-        assertEquals(DEMAND, ((ClientLimitedModel) model.fit().model().queue()).service().mean(), 1e-9 * DEMAND,
+        assertEquals(DEMAND, ((ClientLimitedModel) model.fit().model(200).queue()).service().mean(), 1e-9 * DEMAND,
                 "the simulated demand's mean is the measured cpu per request");
         for (RunPrediction p : model.predictions()) {
             assertTrue(Math.abs(p.meanError()) < 0.10, () -> p.name() + " mean error " + p.meanError());
@@ -77,12 +77,44 @@ class MeasuredDemandTest {
     }
 
     @Test
+    void aServerThatWorksMorePerRequestWhenLightlyLoadedIsPredictedAtTheLoadOfTheHeldOutRun(@TempDir Path dir) throws Exception {
+        // ground truth: D(U) = 2 ms + 1.2 ms x (1 - U), as the embedded MariaDB's range query (docs/experiments.md); each run
+        // is simulated with the demand of its own load, and its counters say so
+        List<Path> fit = new ArrayList<>();
+        long seed = 500;
+        for (double rate : new double[] {50, 150, 250, 350}) {
+            double d = loadDependentDemand(rate);
+            fit.add(run(dir.resolve("rate-" + rate), ArrivalProcess.open(rate), d, d, seed++));
+        }
+        double atHeldOut = loadDependentDemand(300);
+        Path held = run(dir.resolve("held-300"), ArrivalProcess.open(300), atHeldOut, atHeldOut, 600);
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held), CandidateModels.named("client-ps-cpu"), K, 1, 1);
+        var outcome = result.model("client-ps-cpu");
+        assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
+        double median = outcome.fit().fit().value("E[D]");
+        assertTrue(median > 1.05 * atHeldOut, "the fit runs' median demand is not the held-out run's: " + median);
+        assertEquals(atHeldOut, ((ClientLimitedModel) outcome.fit().model(300).queue()).service().mean(), 0.03 * atHeldOut,
+                "the demand at 300/s is the one the fit runs measured at that load");
+        RunPrediction p = outcome.predictions().get(0);
+        assertTrue(Math.abs(p.meanError()) < 0.10, "mean error " + p.meanError());
+        assertTrue(Math.abs(p.p99Error()) < 0.20, "p99 error " + p.p99Error());
+        assertEquals(null, p.atOwnServer(), "the run did the work the model expects at its load: no other server");
+    }
+
+    /** The cpu per request of the ground truth's server at an open load of {@code rate}: the U = rate x D(U) of one core. */
+    private static double loadDependentDemand(double rate) {
+        // U = rate (3.2 ms - 1.2 ms U)  =>  U = 3.2e-3 rate / (1 + 1.2e-3 rate)
+        double busy = 3.2e-3 * rate / (1 + 1.2e-3 * rate);
+        return 0.002 + 0.0012 * (1 - busy);
+    }
+
+    @Test
     void aLatencyBesideTheCpuIsTakenOutAndTheDemandKeepsTheMeasuredMean(@TempDir Path dir) throws Exception {
         // the counters say 1 ms a request; the service times average 2 ms: 1 ms of it is latency, and many values lie below it
         HeldOutValidation.Result result = validate(dir, DEMAND / 2);
         var fit = result.model("client-ps-cpu").fit();
         assertTrue(fit.identified(), fit.fit().toTable());
-        assertEquals(DEMAND / 2, ((ClientLimitedModel) fit.model().queue()).service().mean(), 1e-9 * DEMAND, fit.fit().toTable());
+        assertEquals(DEMAND / 2, ((ClientLimitedModel) fit.model(200).queue()).service().mean(), 1e-9 * DEMAND, fit.fit().toTable());
         assertEquals(DEMAND / 2, fit.fit().value("latency"), 0.1 * DEMAND, fit.fit().toTable());
     }
 

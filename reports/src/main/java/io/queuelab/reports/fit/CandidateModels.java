@@ -111,7 +111,7 @@ public final class CandidateModels {
                     return CandidateFit.unidentified(name, parameters, fit);
                 }
                 FittedModel fitted = model.apply(fit);
-                return new CandidateFit(name, parameters, fit, fitted, jobs -> fitted, null);
+                return new CandidateFit(name, parameters, fit, rate -> fitted, jobs -> fitted, null);
             }
         };
     }

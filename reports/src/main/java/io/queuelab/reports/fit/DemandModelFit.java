@@ -160,7 +160,7 @@ final class DemandModelFit implements CandidateModel {
         int cores = f.cores;
         FittedModel open = new FittedModel(name(), model(scaled, cores, k), 0);
         // a closed run of N jobs holds N sessions: the client-limited model's K is then N
-        return new CandidateFit(name(), estimated, fit, open,
+        return new CandidateFit(name(), estimated, fit, rate -> open,
                 jobs -> new FittedModel(name(), model(scaled, cores, kind == Kind.CLIENT_PS ? jobs : k), 0), curveErrors);
     }
 

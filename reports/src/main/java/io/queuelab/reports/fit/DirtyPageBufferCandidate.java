@@ -96,7 +96,7 @@ final class DirtyPageBufferCandidate implements CandidateModel {
         if (!fit.identified()) {
             return CandidateFit.unidentified(name(), parameters(), fit);
         }
-        return new CandidateFit(name(), parameters(), fit, model, jobs -> model, curveErrors);
+        return new CandidateFit(name(), parameters(), fit, rate -> model, jobs -> model, curveErrors);
     }
 
     /** The model's mean response at {@code lambda} by simulation; null beyond its capacity. */

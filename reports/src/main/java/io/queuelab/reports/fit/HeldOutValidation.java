@@ -10,6 +10,7 @@ import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
 import io.queuelab.reports.data.ServerWork;
 import io.queuelab.sim.FittedModel;
+import io.queuelab.sim.ServiceTimeModel;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -126,9 +127,12 @@ public final class HeldOutValidation {
             RunData run = heldOut.get(i);
             RunShape shape = RunShape.of(run);
             String name = heldOutNames.get(i);
-            FittedModel model = shape.closed() ? fit.closedModel().apply(shape.jobs()) : fit.model();
+            FittedModel model = shape.closed() ? fit.closedModel().apply(shape.jobs()) : fit.model(run.arrivalRate());
             RunPrediction p = shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), model, seed) : RunPrediction.open(name, run, model, seed);
-            double factor = p.server().demandFactor(fitServer);
+            // the at-own-server factor is the run's cpu per request over what the model assumed of it
+            ServerWork assumed = candidate.demandIsServerCpu() && model.queue() instanceof ServiceTimeModel q
+                    ? new ServerWork(fitServer.cpuUnitNanos(), q.service().mean()) : fitServer;
+            double factor = p.server().demandFactor(assumed);
             if (candidate.demandScalable() && Double.isFinite(factor)) {
                 p = p.withOwnServer(run, model, factor, seed);
             }

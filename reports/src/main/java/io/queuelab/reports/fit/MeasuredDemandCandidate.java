@@ -9,12 +9,16 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * The client-limited processor-sharing system (client queue, K connections, c cores) with nothing
  * fitted to the response times: every number of it is measured apart from them. The demand's mean
  * is the server's own cpu time per request (the service demand law, D = U / X, from the server
- * process's cpu counters: the median over the fit runs, {@link ServerWork}); its shape is the
+ * process's cpu counters, {@link ServerWork}) at the load of the run predicted: the fit runs'
+ * figures interpolated in the server's busy fraction ({@link LoadDemand}; a closed run keeps the
+ * server busy and takes the most loaded fit run's), because the same query costs this server more
+ * cpu when it is lightly loaded; its shape is the
  * lowest-rate run's service times de-shared over c cores ({@link ServiceDemand}); and what those
  * service times hold beyond the server's cpu (the network, the server's wake-ups) is a constant
  * latency: the lowest-rate run's mean de-shared service time less its own cpu per request. So it
@@ -37,6 +41,11 @@ final class MeasuredDemandCandidate implements CandidateModel {
         return "client queue -> K connections -> c cores shared, the demand's mean the server's measured cpu per request";
     }
 
+    @Override
+    public boolean demandIsServerCpu() {
+        return true;
+    }
+
     /** Nothing is estimated from the response times. */
     @Override
     public int parameters() {
@@ -46,7 +55,8 @@ final class MeasuredDemandCandidate implements CandidateModel {
     @Override
     public CandidateFit fit(FitData data) throws IOException {
         List<Mm1Point> points = data.points();
-        String method = "measured: E[D] = the fit runs' median server cpu per request (service demand law); the demand's shape the"
+        String method = "measured: E[D] at each load = the server cpu per request the fit runs measured at theirs (service demand law),"
+                + " interpolated in the server's busy fraction; the demand's shape the"
                 + " de-shared service times of " + (data.runs().isEmpty() ? "the lowest-rate run" : data.lowestRate().name())
                 + "; latency = their mean less that run's cpu per request; nothing fitted";
         if (points.isEmpty()) {
@@ -62,6 +72,7 @@ final class MeasuredDemandCandidate implements CandidateModel {
                     + " --telemetry-interval)");
         }
         int k = limits.connections(), c = limits.cores();
+        LoadDemand load = LoadDemand.of(data.runs(), c).orElseThrow(); // the median above is of these runs' figures
         Distribution shape = ServiceDemand.of(data.lowestRate(), c, DemandModelFit.DEMAND_VALUES);
         if (demandMean < ServerWork.MIN_FACTOR * shape.mean()) {
             return unidentified(method, points, String.format(Locale.ROOT, "the server's cpu per request (%.3f ms) is under %.0f %% of the"
@@ -76,30 +87,35 @@ final class MeasuredDemandCandidate implements CandidateModel {
         int parallelism = Math.min(c, k);
         DemandCurve curve = DemandCurve.tabulate(d -> new ClientLimitedModel(d, k, c), demand, parallelism, DemandCurve.RHO,
                 DemandModelFit.CURVE_CUSTOMERS, 20, data.seed());
+        // the demand at a rate is the one the server measured at that load: the tabulated curve time-scaled by it
+        DoubleUnaryOperator scaleAt = lambda -> load.atRate(lambda) / demandMean;
         List<Residual> residuals = new ArrayList<>();
         for (Mm1Point p : points) {
-            residuals.add(new Residual(p.name(), p.lambda(), p.meanResponse(), curve.meanResponse(p.lambda(), 1) + latency));
+            residuals.add(new Residual(p.name(), p.lambda(), p.meanResponse(), curve.meanResponse(p.lambda(), scaleAt.applyAsDouble(p.lambda()))
+                    + latency));
         }
         Identification.Checks checks = new Identification.Checks().risingTrend(points)
-                .note(String.format(Locale.ROOT, "E[D] = %.3f ms (server cpu per request), latency %.3f ms, c = %d, K = %d",
-                        demandMean * 1e3, latency * 1e3, c, k))
-                .require(points.stream().allMatch(p -> curve.utilization(p.lambda(), 1) <= DemandCurve.MAX_RHO),
+                .note(String.format(Locale.ROOT, "E[D] = %.3f ms (the fit runs' median server cpu per request; at their loads %s),"
+                        + " latency %.3f ms, c = %d, K = %d", demandMean * 1e3, load.describe(), latency * 1e3, c, k))
+                .require(points.stream().allMatch(p -> curve.utilization(p.lambda(), scaleAt.applyAsDouble(p.lambda())) <= DemandCurve.MAX_RHO),
                         String.format(Locale.ROOT, "the fit run at %.4g/s is beyond the capacity the server's measured cpu per request"
                                         + " gives (%.4g/s = %d core(s) / %.3f ms): it overloaded the server, no steady state to fit",
-                                points.get(points.size() - 1).lambda(), parallelism / demandMean, parallelism, demandMean * 1e3))
+                                points.get(points.size() - 1).lambda(), parallelism / load.saturated(), parallelism,
+                                load.saturated() * 1e3))
                 .residuals(points, residuals);
         List<Parameter> parameters = List.of(Parameter.of("E[D]", demandMean, "s"), Parameter.of("latency", latency, "s"),
                 Parameter.of("c", c, "cores"), Parameter.of("K", k, "connections"));
-        double[] curveErrors = points.stream().mapToDouble(p -> curve.relativeError(p.lambda(), 1)).toArray();
-        ModelFit fit = new ModelFit(description(), method, parameters, residuals, lambda -> curve.meanResponse(lambda, 1) + latency,
-                checks.result());
+        double[] curveErrors = points.stream().mapToDouble(p -> curve.relativeError(p.lambda(), scaleAt.applyAsDouble(p.lambda()))).toArray();
+        ModelFit fit = new ModelFit(description(), method, parameters, residuals,
+                lambda -> curve.meanResponse(lambda, scaleAt.applyAsDouble(lambda)) + latency, checks.result());
         if (!fit.identified()) {
             return CandidateFit.unidentified(NAME, parameters(), fit);
         }
-        FittedModel open = new FittedModel(NAME, new ClientLimitedModel(demand, k, c), latency);
-        // a closed run of N jobs holds N sessions: K is then N
-        return new CandidateFit(NAME, parameters(), fit, open, jobs -> new FittedModel(NAME, new ClientLimitedModel(demand, jobs, c), latency),
-                curveErrors);
+        Distribution saturated = DemandModelFit.scale(demand, load.saturated() / demandMean);
+        // a closed run of N jobs holds N sessions (K is then N) and keeps the server busy: the most loaded fit run's demand
+        return new CandidateFit(NAME, parameters(), fit,
+                lambda -> new FittedModel(NAME, new ClientLimitedModel(DemandModelFit.scale(demand, scaleAt.applyAsDouble(lambda)), k, c), latency),
+                jobs -> new FittedModel(NAME, new ClientLimitedModel(saturated, jobs, c), latency), curveErrors);
     }
 
     /** The values less {@code by}, none below a nanosecond. */

@@ -19,7 +19,7 @@ public record TestedFit(CandidateFit fit, List<RunPrediction> fitRuns) {
         }
         List<RunPrediction> fitRuns = new ArrayList<>();
         for (RunData run : data.runs()) {
-            fitRuns.add(RunPrediction.open(run.source().toString(), run, fit.model(), data.seed()));
+            fitRuns.add(RunPrediction.open(run.source().toString(), run, fit.model(run.arrivalRate()), data.seed()));
         }
         LackOfFit verdict = LackOfFit.test(data.points(), fit.fit().residuals(), fit.fittedMeanErrors(), fit.parameters(), fitRuns);
         return new TestedFit(fit.withLackOfFit(verdict), fitRuns);

@@ -85,7 +85,7 @@ class DpbValidationTest {
                 SystemLimits.of(List.of(), null, null), 1);
         CandidateFit dpb = open.model("dpb").fit();
         assertFalse(dpb.identified());
-        assertNull(dpb.model());
+        assertNull(dpb.openModel());
         assertTrue(dpb.fit().toTable().contains("no closed run of one job"), dpb.fit().toTable());
         assertNotNull(open.selected());
         assertEquals("mm1-paper", open.selected());
