@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  * the same probe speed, docs/experiments.md) is modelled at each load with the work it does there.
  *
  * <p>Guarantees: {@link #at} is positive and continuous; {@link #busyAt} is the least root of
- * U = lambda D(U) / c, so a rate's demand does not depend on where a search started.
+ * U = lambda D(U) / c (the first sign change on a grid of 256 steps, refined by bisection: two roots
+ * closer than a step are not told apart), the load an open arrival stream reaches from an idle server.
  */
 record LoadDemand(List<Point> points, int cores) {
     /** One fit run: its busy fraction and its cpu seconds per request. */
