@@ -64,8 +64,10 @@ class ValidateCommandTest {
             m.get("parameters").fields().forEachRemaining(p -> assertTrue(p.getValue().isNumber() || p.getValue().isNull(), p.toString()));
             for (JsonNode p : m.get("predictions")) {
                 // atOwnServer only for a run whose server differs from the fit runs' (MeasuredDemandTest)
-                assertEquals(Set.of("run", "rate", "measured", "predicted", "ks", "ksYardstick", "withinYardstick", "server"), names(p));
+                assertEquals(Set.of("run", "rate", "measured", "predicted", "ks", "ksYardstick", "withinYardstick", "server",
+                        "fitServerAtItsLoad"), names(p));
                 assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(p.get("server")));
+                assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(p.get("fitServerAtItsLoad")));
                 assertEquals(holdout.toString(), p.get("run").asText());
                 assertEquals(700, p.get("rate").asDouble(), 35);
                 for (String side : List.of("measured", "predicted")) {

@@ -50,10 +50,10 @@ class HeldOutServerWorkTest {
         SimRuns.write(unprobed, SimRuns.modifiedMm1(0.01, 0.002), ArrivalProcess.open(40), 3000, 98);
 
         HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(slow, unprobed), CandidateModels.named("mm1"), null, 1, 1);
-        assertEquals(40_000, result.fitServer().cpuUnitNanos(), 1e-9);
-        assertEquals(0.004, result.fitServer().cpuSecondsPerRequest(), 1e-12);
+        assertEquals(40_000, result.fitServer().medians().cpuUnitNanos(), 1e-9);
+        assertEquals(0.004, result.fitServer().medians().cpuSecondsPerRequest(), 1e-12);
         List<RunPrediction> predictions = result.model("mm1").predictions();
-        ServerWork slower = predictions.get(0).server().over(result.fitServer());
+        ServerWork slower = predictions.get(0).server().over(result.fitServer().at(predictions.get(0)));
         assertEquals(1.25, slower.cpuUnitNanos(), 1e-9);
         assertEquals(0.75, slower.cpuSecondsPerRequest(), 1e-9);
         assertFalse(predictions.get(1).server().known(), "a run neither probed nor sampled");

@@ -62,7 +62,7 @@ class MeasuredDemandTest {
         Path closed = run(dir.resolve("slow-closed-4"), ArrivalProcess.closed(4), 1.2 * DEMAND, 1.2 * DEMAND, 401);
         HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(open, closed), CandidateModels.named("mm1,client-ps-cpu"), K, 1, 1);
         for (RunPrediction p : result.model("client-ps-cpu").predictions()) {
-            assertEquals("20 % more cpu per request", p.server().differenceFrom(result.fitServer()).orElseThrow());
+            assertEquals("20 % more cpu per request", p.server().differenceFrom(result.fitServer().at(p)).orElseThrow());
             RunPrediction.AtOwnServer own = p.atOwnServer();
             assertEquals(1.2, own.factor(), 1e-9);
             assertTrue(Math.abs(p.meanError()) > 0.10 || p.closed(), p.name() + ": the fit runs' server misses, " + p.meanError());
@@ -88,7 +88,9 @@ class MeasuredDemandTest {
         }
         double atHeldOut = loadDependentDemand(300);
         Path held = run(dir.resolve("held-300"), ArrivalProcess.open(300), atHeldOut, atHeldOut, 600);
-        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held), CandidateModels.named("client-ps-cpu"), K, 1, 1);
+        double atLight = loadDependentDemand(100);
+        Path light = run(dir.resolve("held-100"), ArrivalProcess.open(100), atLight, atLight, 601);
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held, light), CandidateModels.named("client-ps-cpu"), K, 1, 1);
         var outcome = result.model("client-ps-cpu");
         assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
         double median = outcome.fit().fit().value("E[D]");
@@ -99,6 +101,12 @@ class MeasuredDemandTest {
         assertTrue(Math.abs(p.meanError()) < 0.10, "mean error " + p.meanError());
         assertTrue(Math.abs(p.p99Error()) < 0.20, "p99 error " + p.p99Error());
         assertEquals(null, p.atOwnServer(), "the run did the work the model expects at its load: no other server");
+        // the lightly loaded run does 10 % more per request than the fit runs' median, and exactly what they did at its load
+        RunPrediction lightly = outcome.predictions().get(1);
+        assertTrue(lightly.server().differenceFrom(result.fitServer().medians()).isPresent(), "over the median: " + lightly.server());
+        assertEquals(java.util.Optional.empty(), lightly.server().differenceFrom(result.fitServer().at(lightly)), "the same server at its load");
+        assertEquals(null, lightly.atOwnServer());
+        assertTrue(Math.abs(lightly.meanError()) < 0.10, "mean error " + lightly.meanError());
     }
 
     /** The cpu per request of the ground truth's server at an open load of {@code rate}: the U = rate x D(U) of one core. */

@@ -31,13 +31,4 @@ public interface CandidateModel {
     default boolean demandScalable() {
         return true;
     }
-
-    /**
-     * Whether the model's demand is the server's measured cpu per request at the run's load rather
-     * than a figure fitted on the fit runs: then a held-out run is "another server" when its own cpu
-     * per request differs from the model's demand at its load, not from the fit runs' median.
-     */
-    default boolean demandIsServerCpu() {
-        return false;
-    }
 }

@@ -10,7 +10,6 @@ import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
 import io.queuelab.reports.data.ServerWork;
 import io.queuelab.sim.FittedModel;
-import io.queuelab.sim.ServiceTimeModel;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,12 +45,12 @@ public final class HeldOutValidation {
 
     /**
      * The outcome of a validation: each model's, the limits used, the selected model's name (null
-     * when none is identified), and the fit runs' server ({@link ServerWork}: the medians of their
-     * cpu speed and cpu time per request), against which each held-out run's own is compared: a
-     * model of one server fitted on its runs cannot be held to a run that measured another (a
-     * slower cpu, or more work per request).
+     * when none is identified), and the fit runs' server ({@link FitServer}: the medians of their
+     * cpu speed and cpu time per request, and their cpu per request by load), against which each
+     * held-out run's own is compared: a model of one server fitted on its runs cannot be held to a
+     * run that measured another (a slower cpu, or more work per request than at the same load).
      */
-    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, ServerWork fitServer) {
+    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, FitServer fitServer) {
         public ModelOutcome model(String name) {
             return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no model " + name));
@@ -107,7 +106,7 @@ public final class HeldOutValidation {
                 throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
             }
         }
-        ServerWork fitServer = data.server();
+        FitServer fitServer = FitServer.of(data);
         List<ModelOutcome> outcomes = new ArrayList<>();
         for (CandidateModel model : models) {
             outcomes.add(evaluate(model, data, heldOutNames, heldOut, fitServer, seed));
@@ -116,7 +115,7 @@ public final class HeldOutValidation {
     }
 
     private static ModelOutcome evaluate(CandidateModel candidate, FitData data, List<String> heldOutNames,
-                                         List<RunData> heldOut, ServerWork fitServer, long seed) throws IOException {
+                                         List<RunData> heldOut, FitServer fitServer, long seed) throws IOException {
         TestedFit tested = TestedFit.of(candidate.fit(data), data);
         CandidateFit fit = tested.fit();
         if (!fit.identified()) {
@@ -129,10 +128,7 @@ public final class HeldOutValidation {
             String name = heldOutNames.get(i);
             FittedModel model = shape.closed() ? fit.closedModel().apply(shape.jobs()) : fit.model(run.arrivalRate());
             RunPrediction p = shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), model, seed) : RunPrediction.open(name, run, model, seed);
-            // the at-own-server factor is the run's cpu per request over what the model assumed of it
-            ServerWork assumed = candidate.demandIsServerCpu() && model.queue() instanceof ServiceTimeModel q
-                    ? new ServerWork(fitServer.cpuUnitNanos(), q.service().mean()) : fitServer;
-            double factor = p.server().demandFactor(assumed);
+            double factor = p.server().demandFactor(fitServer.at(p));
             if (candidate.demandScalable() && Double.isFinite(factor)) {
                 p = p.withOwnServer(run, model, factor, seed);
             }
@@ -210,9 +206,10 @@ public final class HeldOutValidation {
         StringBuilder s = new StringBuilder();
         s.append("system: ").append(result.limits()).append('\n');
         if (result.fitServer().known()) {
-            s.append("server of the fit runs (medians): ").append(result.fitServer()).append("; each run's 'server' below is its own over"
-                    + " them, cpu speed / cpu per request (1.10 = a cpu 10 % slower, or 10 % more cpu per request, than when the model was"
-                    + " fitted)\n");
+            s.append("server of the fit runs (medians): ").append(result.fitServer().medians()).append("; each run's 'server' below is its"
+                    + " own over theirs at its load (the fit runs' cpu per request interpolated in the server's busy fraction; a closed"
+                    + " run: the most loaded fit run's), cpu speed / cpu per request (1.10 = a cpu 10 % slower, or 10 % more cpu per"
+                    + " request, than the fit runs' server at that load)\n");
         }
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
@@ -238,11 +235,11 @@ public final class HeldOutValidation {
 
     /** A table of predicted vs measured runs, as {@code validate} and {@code fit} print it. */
     public static void appendPredictions(StringBuilder s, List<RunPrediction> runs) {
-        appendPredictions(s, runs, ServerWork.UNKNOWN);
+        appendPredictions(s, runs, FitServer.UNKNOWN);
     }
 
-    /** As {@link #appendPredictions(StringBuilder, List)}, with each run's server over {@code fitServer} when known. */
-    public static void appendPredictions(StringBuilder s, List<RunPrediction> runs, ServerWork fitServer) {
+    /** As {@link #appendPredictions(StringBuilder, List)}, with each run's server over the fit runs' at its load, when known. */
+    public static void appendPredictions(StringBuilder s, List<RunPrediction> runs, FitServer fitServer) {
         boolean server = fitServer.known();
         s.append(String.format(Locale.ROOT, "  %-26s %10s %21s %21s %21s %15s%s%n", "run", "rate/N", "mean ms (meas/pred)",
                 "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst.", server ? "  server" : ""));
@@ -251,7 +248,7 @@ public final class HeldOutValidation {
                     r.name(), r.closed() ? "N=" + (int) r.level() : String.format(Locale.ROOT, "%.4g/s", r.level()),
                     1e3 * r.measuredMean(), 1e3 * r.predictedMean(), 1e3 * r.measuredP50(), 1e3 * r.predictedP50(),
                     1e3 * r.measuredP99(), 1e3 * r.predictedP99(), r.ks(), r.ksYardstick(),
-                    server ? " " + r.server().over(fitServer).ratios() + r.server().differenceFrom(fitServer).map(d -> " (another server: "
+                    server ? " " + r.server().over(fitServer.at(r)).ratios() + r.server().differenceFrom(fitServer.at(r)).map(d -> " (another server: "
                             + d + ")").orElse("") + " " : "",
                     r.unstable() ? "model saturated at this load" : r.withinYardstick() ? "within noise" : "beyond noise"));
             if (r.closed()) {
@@ -286,7 +283,7 @@ public final class HeldOutValidation {
     public static void writeJson(Result result, Path file) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("selected", result.selected());
-        root.put("fitServer", server(result.fitServer()));
+        root.put("fitServer", server(result.fitServer().medians()));
         List<Object> models = new ArrayList<>();
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
@@ -315,6 +312,7 @@ public final class HeldOutValidation {
                 p.put("ksYardstick", finite(r.ksYardstick()));
                 p.put("withinYardstick", r.withinYardstick());
                 p.put("server", server(r.server()));
+                p.put("fitServerAtItsLoad", server(result.fitServer().at(r)));
                 if (r.atOwnServer() != null) {
                     RunPrediction.AtOwnServer own = r.atOwnServer();
                     Map<String, Object> at = new LinkedHashMap<>();

@@ -23,12 +23,12 @@ import java.util.stream.Collectors;
  * U = lambda D(U) / c (the first sign change on a grid of 256 steps, refined by bisection: two roots
  * closer than a step are not told apart), the load an open arrival stream reaches from an idle server.
  */
-record LoadDemand(List<Point> points, int cores) {
+public record LoadDemand(List<Point> points, int cores) {
     /** One fit run: its busy fraction and its cpu seconds per request. */
-    record Point(String run, double busy, double cpuSecondsPerRequest) {
+    public record Point(String run, double busy, double cpuSecondsPerRequest) {
     }
 
-    LoadDemand {
+    public LoadDemand {
         if (points.isEmpty() || cores < 1) {
             throw new IllegalArgumentException("a load demand needs a measured run and the server's cores");
         }
@@ -36,7 +36,7 @@ record LoadDemand(List<Point> points, int cores) {
     }
 
     /** The fit runs' points, of the runs whose server cpu was sampled; empty when none was. */
-    static Optional<LoadDemand> of(List<RunData> runs, int cores) throws IOException {
+    public static Optional<LoadDemand> of(List<RunData> runs, int cores) throws IOException {
         List<Point> points = new ArrayList<>();
         for (RunData r : runs) {
             double d = r.serverWork().cpuSecondsPerRequest();
@@ -48,7 +48,7 @@ record LoadDemand(List<Point> points, int cores) {
     }
 
     /** Cpu seconds per request at busy fraction {@code busy}. */
-    double at(double busy) {
+    public double at(double busy) {
         Point first = points.get(0);
         if (busy <= first.busy()) {
             return first.cpuSecondsPerRequest();
@@ -64,7 +64,7 @@ record LoadDemand(List<Point> points, int cores) {
     }
 
     /** The busy fraction an open load of {@code lambda} per second gives: the least U with U = lambda D(U) / c (above 1: overloaded). */
-    double busyAt(double lambda) {
+    public double busyAt(double lambda) {
         // h(U) = lambda D(U) / c - U is positive at 0 and negative far above the flat top's lambda D / c
         double lo = 0, hi = 2 + lambda * points.stream().mapToDouble(Point::cpuSecondsPerRequest).max().orElseThrow() / cores;
         double step = hi / 256;
@@ -87,12 +87,12 @@ record LoadDemand(List<Point> points, int cores) {
     }
 
     /** Cpu seconds per request at an open load of {@code lambda} per second. */
-    double atRate(double lambda) {
+    public double atRate(double lambda) {
         return at(busyAt(lambda));
     }
 
     /** Cpu seconds per request of a server never idle (a closed run with no think time): the most busy fit run's. */
-    double saturated() {
+    public double saturated() {
         return points.get(points.size() - 1).cpuSecondsPerRequest();
     }
 

@@ -41,11 +41,6 @@ final class MeasuredDemandCandidate implements CandidateModel {
         return "client queue -> K connections -> c cores shared, the demand's mean the server's measured cpu per request";
     }
 
-    @Override
-    public boolean demandIsServerCpu() {
-        return true;
-    }
-
     /** Nothing is estimated from the response times. */
     @Override
     public int parameters() {

@@ -104,8 +104,8 @@ final class ReportPage {
                     Html.number(p.ks()) + " / " + Html.number(p.ksYardstick())
                             + (p.unstable() ? " (saturated)" : p.withinYardstick() ? " within" : " beyond")));
             if (server) {
-                row.add(p.server().over(result.fitServer()).ratios()
-                        + p.server().differenceFrom(result.fitServer()).map(d -> ": another server (" + d + ")").orElse("")
+                row.add(p.server().over(result.fitServer().at(p)).ratios()
+                        + p.server().differenceFrom(result.fitServer().at(p)).map(d -> ": another server (" + d + ")").orElse("")
                         + (p.atOwnServer() == null ? "" : "; " + HeldOutValidation.ownServer(p)));
             }
             rows.add(row);
@@ -118,9 +118,11 @@ final class ReportPage {
         body.table(header, rows);
         if (server) {
             body.paragraph("Server vs fit runs, measured apart from the response times: the median time of the speed probe's fixed unit"
-                    + " of work on the server's own cpus, and the server processes' cpu time per request (service demand law), each over"
-                    + " the fit runs' median (" + result.fitServer() + "): 1.10 means a cpu 10 % slower, or 10 % more cpu per request,"
-                    + " during that run than while the runs the model was fitted to were measured. The model describes one server; on a"
+                    + " of work on the server's own cpus over the fit runs' median, and the server processes' cpu time per request"
+                    + " (service demand law) over what the fit runs measured at that run's load (theirs interpolated in the server's busy"
+                    + " fraction; a closed run: the most loaded fit run's; the fit runs' medians: " + result.fitServer().medians() + "):"
+                    + " 1.10 means a cpu 10 % slower, or 10 % more cpu per request, during that run than the fit runs' server at that"
+                    + " load. The model describes one server; on a"
                     + " shared host the cpu's speed changes from minute to minute, and a run at another speed or with more work per"
                     + " request measured another server: beyond " + Math.round(100 * ServerWork.UNIT_TOLERANCE) + " % in speed or "
                     + Math.round(100 * ServerWork.CPU_PER_REQUEST_TOLERANCE) + " % in cpu per request the row says so, and its"

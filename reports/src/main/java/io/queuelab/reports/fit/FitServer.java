@@ -1,0 +1,33 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.reports.data.ServerWork;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * The server the fit runs measured, to hold each predicted run's own against: the medians of their
+ * probe unit and cpu per request ({@link FitData#server()}), and their cpu per request by load
+ * ({@link LoadDemand}). A run is "another server" when its cpu per request differs from what the
+ * fit runs measured at its load, not from their median: the same server does more work per request
+ * when lightly loaded, and that is the load's doing, not a different server.
+ */
+public record FitServer(ServerWork medians, Optional<LoadDemand> load) {
+    public static final FitServer UNKNOWN = new FitServer(ServerWork.UNKNOWN, Optional.empty());
+
+    static FitServer of(FitData data) throws IOException {
+        // the busy fraction is per core; the interpolation is the same for any core count used throughout
+        int cores = data.limits().coresKnown() ? data.limits().cores() : 1;
+        return new FitServer(data.server(), LoadDemand.of(data.runs(), cores));
+    }
+
+    public boolean known() {
+        return medians.known();
+    }
+
+    /** The fit runs' server at the load of {@code run}: their median probe unit, their cpu per request at its load (a closed run: the most loaded fit run's). */
+    public ServerWork at(RunPrediction run) {
+        return new ServerWork(medians.cpuUnitNanos(), load.map(l -> run.closed() ? l.saturated() : l.atRate(run.level()))
+                .orElse(medians.cpuSecondsPerRequest()));
+    }
+}
