@@ -1,6 +1,7 @@
 # The service time of the requests a server answered alone (no other request sent between their send and
 # their completion), by the idle gap before them: what one request costs the server at the load of its
-# run, with no sharing in it. Input: "sent completed" seconds per ok request outside warm-up, sorted:
+# run, with no sharing in it. Only the ok requests outside warm-up are read, so a failed or warm-up request
+# overlapping one is not seen: count those apart (summary) when they are many. Input: "sent completed" seconds per ok request outside warm-up, sorted:
 #   queuelab export RUN --csv=run.csv --force
 #   awk -F, 'NR>1 && $4=="ok" && $6==0 && $9!="" && $10!="" {print $9, $10}' run.csv | sort -g \
 #     | awk -f scripts/probes/served-alone.awk

@@ -109,6 +109,33 @@ class MeasuredDemandTest {
         assertTrue(Math.abs(lightly.meanError()) < 0.10, "mean error " + lightly.meanError());
     }
 
+    @Test
+    void theDemandsShapeAtALoadIsTheNearestFitRunsAndABusyServersForAClosedRun(@TempDir Path dir) throws Exception {
+        // ground truth: the same 2 ms a request at every load, exponential when lightly loaded (a server at two speeds) and
+        // nearly constant (1.8 ms + Exp(0.2 ms)) when busy
+        Distribution light = Distribution.exponential(DEMAND), busy = Distribution.shiftedExponential(0.0018, 0.0002);
+        List<Path> fit = new ArrayList<>();
+        long seed = 700;
+        for (double rate : new double[] {50, 150, 250, 350}) {
+            fit.add(run(dir.resolve("rate-" + rate), rate < 200 ? light : busy, ArrivalProcess.open(rate), seed++));
+        }
+        Path closed = run(dir.resolve("closed-1"), busy, ArrivalProcess.closed(1), 800);
+        Path open = run(dir.resolve("held-300"), busy, ArrivalProcess.open(300), 801);
+        var outcome = HeldOutValidation.run(fit, List.of(closed, open), CandidateModels.named("client-ps-cpu"), K, 1, 1).model("client-ps-cpu");
+        assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
+        for (RunPrediction p : outcome.predictions()) {
+            assertTrue(Math.abs(p.meanError()) < 0.10, () -> p.name() + " mean error " + p.meanError());
+            assertTrue(Math.abs(p.p99Error()) < 0.20, () -> p.name() + " p99 error " + p.p99Error() + " (the lowest-rate run's shape: 4.6 x"
+                    + " the mean where the busy server's is 1.5 x)");
+        }
+    }
+
+    /** A run of a server of demand {@code demand} whose counters say its mean. */
+    private static Path run(Path dir, Distribution demand, ArrivalProcess workload, long seed) throws Exception {
+        SimRuns.write(dir, new ClientLimitedModel(demand, K, 1), workload, 20_000, seed);
+        return withCounters(dir, demand.mean());
+    }
+
     /** The cpu per request of the ground truth's server at an open load of {@code rate}: the U = rate x D(U) of one core. */
     private static double loadDependentDemand(double rate) {
         // U = rate (3.2 ms - 1.2 ms U)  =>  U = 3.2e-3 rate / (1 + 1.2e-3 rate)
@@ -168,6 +195,11 @@ class MeasuredDemandTest {
     /** A run of a server of mean demand {@code demand}, whose counters say {@code cpuPerRequest}. */
     private static Path run(Path dir, ArrivalProcess workload, double demand, double cpuPerRequest, long seed) throws Exception {
         SimRuns.write(dir, new ClientLimitedModel(Distribution.exponential(demand), K, 1), workload, 20_000, seed);
+        return withCounters(dir, cpuPerRequest);
+    }
+
+    /** A host-resources file beside the run's log whose server used {@code cpuPerRequest} for each of its requests. */
+    private static Path withCounters(Path dir, double cpuPerRequest) throws Exception {
         long cpu = Math.round(cpuPerRequest * 1e9 * RunData.read(dir).records());
         Files.writeString(dir.resolve(HostResourceSampler.FILE_NAME), HostResourceSampler.HEADER + "\n"
                 + "1000,server,9,0,,,,,,,1\n2000,server,9," + cpu + ",,,,,,,1\n");

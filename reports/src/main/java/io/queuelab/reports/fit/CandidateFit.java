@@ -27,6 +27,9 @@ public record CandidateFit(String name, int parameters, ModelFit fit, DoubleFunc
 
     /** The fitted model of an open run at {@code arrivalRate} per second. */
     public FittedModel model(double arrivalRate) {
+        if (openModel == null) {
+            throw new IllegalStateException(name + " is not identified: it predicts nothing");
+        }
         return openModel.apply(arrivalRate);
     }
 

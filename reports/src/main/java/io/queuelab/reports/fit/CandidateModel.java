@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /**
  * A model that fits itself to runs and, once fitted, predicts any run from its workload alone
- * ({@link CandidateFit#model()}): the interface every model of {@code queuelab validate} and
+ * ({@link CandidateFit#model(double)}): the interface every model of {@code queuelab validate} and
  * {@code fit} implements. {@link CandidateModels} is the registry of their names.
  */
 public interface CandidateModel {
@@ -30,5 +30,14 @@ public interface CandidateModel {
      */
     default boolean demandScalable() {
         return true;
+    }
+
+    /**
+     * Whether the model's demand is the server's measured cpu per request at the run's load: then a
+     * run's own server is its cpu per request over what the fit runs measured at its load
+     * ({@link FitServer#at}); otherwise over their median, the server the model's figures were fitted on.
+     */
+    default boolean demandFollowsLoad() {
+        return false;
     }
 }

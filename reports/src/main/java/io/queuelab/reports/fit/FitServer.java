@@ -25,9 +25,13 @@ public record FitServer(ServerWork medians, Optional<LoadDemand> load) {
         return medians.known();
     }
 
-    /** The fit runs' server at the load of {@code run}: their median probe unit, their cpu per request at its load (a closed run: the most loaded fit run's). */
+    /**
+     * The fit runs' server at the load of {@code run}: their median probe unit, and their cpu per
+     * request at the busy fraction the run's own rate gives (an open run's arrival rate, a closed
+     * run's measured throughput: a measurement of the server, not a prediction of it).
+     */
     public ServerWork at(RunPrediction run) {
-        return new ServerWork(medians.cpuUnitNanos(), load.map(l -> run.closed() ? l.saturated() : l.atRate(run.level()))
+        return new ServerWork(medians.cpuUnitNanos(), load.map(l -> l.atRate(run.closed() ? run.measuredThroughput() : run.level()))
                 .orElse(medians.cpuSecondsPerRequest()));
     }
 }

@@ -128,7 +128,8 @@ public final class HeldOutValidation {
             String name = heldOutNames.get(i);
             FittedModel model = shape.closed() ? fit.closedModel().apply(shape.jobs()) : fit.model(run.arrivalRate());
             RunPrediction p = shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), model, seed) : RunPrediction.open(name, run, model, seed);
-            double factor = p.server().demandFactor(fitServer.at(p));
+            // at its own server: the run's cpu per request over what the model's demand was taken from
+            double factor = p.server().demandFactor(candidate.demandFollowsLoad() ? fitServer.at(p) : fitServer.medians());
             if (candidate.demandScalable() && Double.isFinite(factor)) {
                 p = p.withOwnServer(run, model, factor, seed);
             }

@@ -19,11 +19,15 @@ import java.util.stream.Collectors;
  * the embedded MariaDB's range query takes 40 % more cpu at 12 % busy than at 60 % and above, at
  * the same probe speed, docs/experiments.md) is modelled at each load with the work it does there.
  *
- * <p>Guarantees: {@link #at} is positive and continuous; {@link #busyAt} is the least root of
- * U = lambda D(U) / c (the first sign change on a grid of 256 steps, refined by bisection: two roots
- * closer than a step are not told apart), the load an open arrival stream reaches from an idle server.
+ * <p>Guarantees: {@link #at} is positive, and continuous unless two runs share a busy fraction;
+ * {@link #busyAt} is the first root of U = lambda D(U) / c on a grid of 256 steps up to the highest
+ * load possible, refined by bisection (the load an open arrival stream reaches from an idle server): a
+ * crossing and its return within one step are not seen, and the next root is returned.
  */
 public record LoadDemand(List<Point> points, int cores) {
+    /** Steps of the search for the least root. */
+    private static final int GRID = 256;
+
     /** One fit run: its busy fraction and its cpu seconds per request. */
     public record Point(String run, double busy, double cpuSecondsPerRequest) {
     }
@@ -31,6 +35,11 @@ public record LoadDemand(List<Point> points, int cores) {
     public LoadDemand {
         if (points.isEmpty() || cores < 1) {
             throw new IllegalArgumentException("a load demand needs a measured run and the server's cores");
+        }
+        for (Point p : points) {
+            if (!(p.busy() >= 0 && Double.isFinite(p.busy()) && p.cpuSecondsPerRequest() > 0 && Double.isFinite(p.cpuSecondsPerRequest()))) {
+                throw new IllegalArgumentException("a run's busy fraction and cpu per request must be finite, the latter positive: " + p);
+            }
         }
         points = points.stream().sorted(Comparator.comparingDouble(Point::busy)).toList();
     }
@@ -65,13 +74,16 @@ public record LoadDemand(List<Point> points, int cores) {
 
     /** The busy fraction an open load of {@code lambda} per second gives: the least U with U = lambda D(U) / c (above 1: overloaded). */
     public double busyAt(double lambda) {
-        // h(U) = lambda D(U) / c - U is positive at 0 and negative far above the flat top's lambda D / c
-        double lo = 0, hi = 2 + lambda * points.stream().mapToDouble(Point::cpuSecondsPerRequest).max().orElseThrow() / cores;
-        double step = hi / 256;
-        for (double u = step; u <= hi; u += step) {
-            if (lambda * at(u) / cores - u <= 0) {
-                hi = u;
-                lo = u - step;
+        if (!(lambda >= 0 && Double.isFinite(lambda))) {
+            throw new IllegalArgumentException("an arrival rate must be finite and not negative, got " + lambda);
+        }
+        // h(U) = lambda D(U) / c - U is positive at 0 and negative at the top: the largest D times lambda / c, plus 2
+        double top = 2 + lambda * points.stream().mapToDouble(Point::cpuSecondsPerRequest).max().orElseThrow() / cores;
+        double step = top / GRID, lo = 0, hi = top;
+        for (int i = 1; i <= GRID; i++) {
+            if (lambda * at(i * step) / cores - i * step <= 0) {
+                hi = i * step;
+                lo = hi - step;
                 break;
             }
         }
@@ -96,11 +108,10 @@ public record LoadDemand(List<Point> points, int cores) {
         return points.get(points.size() - 1).cpuSecondsPerRequest();
     }
 
-    /** Whether the fit runs measured different work per request at different loads (beyond {@code tolerance}). */
-    boolean varies(double tolerance) {
-        double min = points.stream().mapToDouble(Point::cpuSecondsPerRequest).min().orElseThrow();
-        double max = points.stream().mapToDouble(Point::cpuSecondsPerRequest).max().orElseThrow();
-        return max > (1 + tolerance) * min;
+    /** The median of the runs' cpu per request. */
+    public double median() {
+        double[] v = points.stream().mapToDouble(Point::cpuSecondsPerRequest).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     /** "2.410 ms at 12 % busy, ..." for the fit's method line. */

@@ -1,5 +1,6 @@
 package io.queuelab.reports.fit;
 
+import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerWork;
 import io.queuelab.sim.ClientLimitedModel;
 import io.queuelab.sim.Distribution;
@@ -9,6 +10,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 
 /**
@@ -16,12 +20,14 @@ import java.util.function.DoubleUnaryOperator;
  * fitted to the response times: every number of it is measured apart from them. The demand's mean
  * is the server's own cpu time per request (the service demand law, D = U / X, from the server
  * process's cpu counters, {@link ServerWork}) at the load of the run predicted: the fit runs'
- * figures interpolated in the server's busy fraction ({@link LoadDemand}; a closed run keeps the
- * server busy and takes the most loaded fit run's), because the same query costs this server more
- * cpu when it is lightly loaded; its shape is the
- * lowest-rate run's service times de-shared over c cores ({@link ServiceDemand}); and what those
- * service times hold beyond the server's cpu (the network, the server's wake-ups) is a constant
- * latency: the lowest-rate run's mean de-shared service time less its own cpu per request. So it
+ * figures interpolated in the server's busy fraction ({@link LoadDemand}; a closed run takes the
+ * most loaded fit run's, right for jobs without think time, which keep the server busy, not for a few
+ * jobs that think), because the same query costs this server more
+ * cpu when it is lightly loaded; its shape is the service times of the fit run nearest in load,
+ * de-shared over c cores ({@link ServiceDemand}; a lightly loaded server runs part of its requests
+ * at a slower speed, a busy one hardly ever); and what those service times hold beyond the server's
+ * cpu (the network, the server's wake-ups) is a constant latency: the lowest-rate run's mean
+ * de-shared service time less its own cpu per request. So it
  * tests the structure (K, c, processor sharing) alone: where it misses and the fitted client-ps
  * does not, the fit's scale made up for a structure that is not there.
  *
@@ -41,6 +47,11 @@ final class MeasuredDemandCandidate implements CandidateModel {
         return "client queue -> K connections -> c cores shared, the demand's mean the server's measured cpu per request";
     }
 
+    @Override
+    public boolean demandFollowsLoad() {
+        return true;
+    }
+
     /** Nothing is estimated from the response times. */
     @Override
     public int parameters() {
@@ -51,9 +62,9 @@ final class MeasuredDemandCandidate implements CandidateModel {
     public CandidateFit fit(FitData data) throws IOException {
         List<Mm1Point> points = data.points();
         String method = "measured: E[D] at each load = the server cpu per request the fit runs measured at theirs (service demand law),"
-                + " interpolated in the server's busy fraction; the demand's shape the"
-                + " de-shared service times of " + (data.runs().isEmpty() ? "the lowest-rate run" : data.lowestRate().name())
-                + "; latency = their mean less that run's cpu per request; nothing fitted";
+                + " interpolated in the server's busy fraction; the demand's shape the de-shared service times of the fit run nearest"
+                + " in load; latency = the mean of " + (data.runs().isEmpty() ? "the lowest-rate run" : data.lowestRate().name())
+                + "'s less its cpu per request; nothing fitted";
         if (points.isEmpty()) {
             return unidentified(method, points, "no open run to take the demand's shape from");
         }
@@ -61,38 +72,59 @@ final class MeasuredDemandCandidate implements CandidateModel {
         if (limits.connections() == 0 || !limits.coresKnown()) {
             return unidentified(method, points, "the client's connections K and the server's cores c must be known (" + limits + ")");
         }
-        double demandMean = data.server().cpuSecondsPerRequest();
-        if (!(demandMean > 0)) {
+        int k = limits.connections(), c = limits.cores();
+        Optional<LoadDemand> measured = LoadDemand.of(data.runs(), c);
+        if (measured.isEmpty()) {
             return unidentified(method, points, "the fit runs did not sample the server's cpu (host resources with the server's pid:"
                     + " --telemetry-interval)");
         }
-        int k = limits.connections(), c = limits.cores();
-        LoadDemand load = LoadDemand.of(data.runs(), c).orElseThrow(); // the median above is of these runs' figures
-        Distribution shape = ServiceDemand.of(data.lowestRate(), c, DemandModelFit.DEMAND_VALUES);
-        if (demandMean < ServerWork.MIN_FACTOR * shape.mean()) {
-            return unidentified(method, points, String.format(Locale.ROOT, "the server's cpu per request (%.3f ms) is under %.0f %% of the"
-                    + " lowest-rate run's service time (%.3f ms): the sampled process is not the one doing the work", demandMean * 1e3,
-                    100 * ServerWork.MIN_FACTOR, shape.mean() * 1e3));
+        LoadDemand load = measured.get();
+        double demandMean = load.median();
+        // each measured fit run's de-shared service times, the demand's shape at its load; its counter must be the server's
+        Map<RunData, Distribution> serviceAtLoad = new LinkedHashMap<>();
+        for (RunData r : data.runs()) {
+            double d = r.serverWork().cpuSecondsPerRequest();
+            if (d > 0 && r.throughput() > 0 || r == data.lowestRate()) {
+                Distribution service = ServiceDemand.of(r, c, DemandModelFit.DEMAND_VALUES);
+                if (d < ServerWork.MIN_FACTOR * service.mean()) {
+                    return unidentified(method, points, String.format(Locale.ROOT, "the server's cpu per request in %s (%.3f ms) is under"
+                            + " %.0f %% of its service time (%.3f ms): the sampled process is not the one doing the work", r.name(), d * 1e3,
+                            100 * ServerWork.MIN_FACTOR, service.mean() * 1e3));
+                }
+                serviceAtLoad.put(r, service);
+            }
         }
+        // the latency beside the cpu: the lowest-rate run's mean service time less its cpu per request (or the one at its load)
         double lowestCpu = data.lowestRate().serverWork().cpuSecondsPerRequest();
-        double latency = Math.max(0, shape.mean() - (lowestCpu > 0 ? lowestCpu : demandMean));
-        Distribution shiftedShape = shifted(shape, latency);
-        // scaled by the shifted values' own mean: the floor at 1 ns makes it more than shape.mean() - latency
-        Distribution demand = DemandModelFit.scale(shiftedShape, demandMean / shiftedShape.mean());
+        double latency = Math.max(0, serviceAtLoad.get(data.lowestRate()).mean()
+                - (lowestCpu > 0 ? lowestCpu : load.atRate(data.lowestRate().arrivalRate())));
         int parallelism = Math.min(c, k);
-        DemandCurve curve = DemandCurve.tabulate(d -> new ClientLimitedModel(d, k, c), demand, parallelism, DemandCurve.RHO,
-                DemandModelFit.CURVE_CUSTOMERS, 20, data.seed());
-        // the demand at a rate is the one the server measured at that load: the tabulated curve time-scaled by it
+        // the demand's shape at a load is the de-shared service times of the fit run nearest to it in busy fraction, less the
+        // latency: a lightly loaded server runs part of its requests slower (two speeds), a busy one hardly ever
+        List<LoadShape> shapes = new ArrayList<>();
+        for (var e : serviceAtLoad.entrySet()) {
+            RunData r = e.getKey();
+            double d = r.serverWork().cpuSecondsPerRequest();
+            if (d > 0 && r.throughput() > 0) {
+                Distribution shifted = shifted(e.getValue(), latency);
+                // scaled by the shifted values' own mean: the floor at 1 ns makes it more than the mean less the latency
+                Distribution demand = DemandModelFit.scale(shifted, demandMean / shifted.mean());
+                shapes.add(new LoadShape(r.throughput() * d / c, demand, DemandCurve.tabulate(dd -> new ClientLimitedModel(dd, k, c),
+                        demand, parallelism, DemandCurve.RHO, DemandModelFit.CURVE_CUSTOMERS, 20, data.seed())));
+            }
+        }
+        // the demand at a rate is the one the server measured at that load: the nearest shape's curve time-scaled by it
         DoubleUnaryOperator scaleAt = lambda -> load.atRate(lambda) / demandMean;
+        java.util.function.DoubleFunction<LoadShape> shapeAt = lambda -> LoadShape.nearest(shapes, load.busyAt(lambda));
         List<Residual> residuals = new ArrayList<>();
         for (Mm1Point p : points) {
-            residuals.add(new Residual(p.name(), p.lambda(), p.meanResponse(), curve.meanResponse(p.lambda(), scaleAt.applyAsDouble(p.lambda()))
-                    + latency));
+            residuals.add(new Residual(p.name(), p.lambda(), p.meanResponse(),
+                    shapeAt.apply(p.lambda()).curve().meanResponse(p.lambda(), scaleAt.applyAsDouble(p.lambda())) + latency));
         }
         Identification.Checks checks = new Identification.Checks().risingTrend(points)
                 .note(String.format(Locale.ROOT, "E[D] = %.3f ms (the fit runs' median server cpu per request; at their loads %s),"
                         + " latency %.3f ms, c = %d, K = %d", demandMean * 1e3, load.describe(), latency * 1e3, c, k))
-                .require(points.stream().allMatch(p -> curve.utilization(p.lambda(), scaleAt.applyAsDouble(p.lambda())) <= DemandCurve.MAX_RHO),
+                .require(points.stream().allMatch(p -> load.busyAt(p.lambda()) * c / parallelism <= DemandCurve.MAX_RHO),
                         String.format(Locale.ROOT, "the fit run at %.4g/s is beyond the capacity the server's measured cpu per request"
                                         + " gives (%.4g/s = %d core(s) / %.3f ms): it overloaded the server, no steady state to fit",
                                 points.get(points.size() - 1).lambda(), parallelism / load.saturated(), parallelism,
@@ -100,17 +132,31 @@ final class MeasuredDemandCandidate implements CandidateModel {
                 .residuals(points, residuals);
         List<Parameter> parameters = List.of(Parameter.of("E[D]", demandMean, "s"), Parameter.of("latency", latency, "s"),
                 Parameter.of("c", c, "cores"), Parameter.of("K", k, "connections"));
-        double[] curveErrors = points.stream().mapToDouble(p -> curve.relativeError(p.lambda(), scaleAt.applyAsDouble(p.lambda()))).toArray();
+        double[] curveErrors = points.stream().mapToDouble(p -> shapeAt.apply(p.lambda()).curve().relativeError(p.lambda(),
+                scaleAt.applyAsDouble(p.lambda()))).toArray();
         ModelFit fit = new ModelFit(description(), method, parameters, residuals,
-                lambda -> curve.meanResponse(lambda, scaleAt.applyAsDouble(lambda)) + latency, checks.result());
+                lambda -> shapeAt.apply(lambda).curve().meanResponse(lambda, scaleAt.applyAsDouble(lambda)) + latency, checks.result());
         if (!fit.identified()) {
             return CandidateFit.unidentified(NAME, parameters(), fit);
         }
-        Distribution saturated = DemandModelFit.scale(demand, load.saturated() / demandMean);
+        Distribution saturated = DemandModelFit.scale(LoadShape.mostBusy(shapes).demand(),
+                load.saturated() / demandMean);
         // a closed run of N jobs holds N sessions (K is then N) and keeps the server busy: the most loaded fit run's demand
         return new CandidateFit(NAME, parameters(), fit,
-                lambda -> new FittedModel(NAME, new ClientLimitedModel(DemandModelFit.scale(demand, scaleAt.applyAsDouble(lambda)), k, c), latency),
+                lambda -> new FittedModel(NAME, new ClientLimitedModel(DemandModelFit.scale(shapeAt.apply(lambda).demand(),
+                        scaleAt.applyAsDouble(lambda)), k, c), latency),
                 jobs -> new FittedModel(NAME, new ClientLimitedModel(saturated, jobs, c), latency), curveErrors);
+    }
+
+    /** A fit run's demand (mean: the fit runs' median cpu per request) at its busy fraction, and its curve. */
+    private record LoadShape(double busy, Distribution demand, DemandCurve curve) {
+        static LoadShape nearest(List<LoadShape> shapes, double busy) {
+            return shapes.stream().min(java.util.Comparator.comparingDouble(s -> Math.abs(s.busy() - busy))).orElseThrow();
+        }
+
+        static LoadShape mostBusy(List<LoadShape> shapes) {
+            return shapes.stream().max(java.util.Comparator.comparingDouble(LoadShape::busy)).orElseThrow();
+        }
     }
 
     /** The values less {@code by}, none below a nanosecond. */
