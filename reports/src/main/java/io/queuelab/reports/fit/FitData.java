@@ -7,6 +7,7 @@ import io.queuelab.reports.data.ServerWork;
 import java.io.IOException;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a candidate model is fitted to: the open runs (sorted by arrival rate), each reduced to its
@@ -62,6 +63,14 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> c
      */
     public ServerWork server() throws IOException {
         return ServerWork.median(runs);
+    }
+
+    /**
+     * The fit runs' server cpu per request by load ({@link LoadDemand}), of the runs that sampled it;
+     * per core of the server when its cores are known, else of one (the interpolation is the same).
+     */
+    public Optional<LoadDemand> loadDemand() throws IOException {
+        return LoadDemand.of(runs, limits.coresKnown() ? limits.cores() : 1);
     }
 
     /** The run with the lowest arrival rate: the least contended, where demand is closest to service. */

@@ -16,9 +16,7 @@ public record FitServer(ServerWork medians, Optional<LoadDemand> load) {
     public static final FitServer UNKNOWN = new FitServer(ServerWork.UNKNOWN, Optional.empty());
 
     static FitServer of(FitData data) throws IOException {
-        // the busy fraction is per core; the interpolation is the same for any core count used throughout
-        int cores = data.limits().coresKnown() ? data.limits().cores() : 1;
-        return new FitServer(data.server(), LoadDemand.of(data.runs(), cores));
+        return new FitServer(data.server(), data.loadDemand());
     }
 
     public boolean known() {

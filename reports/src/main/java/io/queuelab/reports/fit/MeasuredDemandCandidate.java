@@ -73,7 +73,7 @@ final class MeasuredDemandCandidate implements CandidateModel {
             return unidentified(method, points, "the client's connections K and the server's cores c must be known (" + limits + ")");
         }
         int k = limits.connections(), c = limits.cores();
-        Optional<LoadDemand> measured = LoadDemand.of(data.runs(), c);
+        Optional<LoadDemand> measured = data.loadDemand(); // c is known here
         if (measured.isEmpty()) {
             return unidentified(method, points, "the fit runs did not sample the server's cpu (host resources with the server's pid:"
                     + " --telemetry-interval)");
