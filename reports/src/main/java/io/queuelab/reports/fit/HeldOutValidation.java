@@ -209,7 +209,7 @@ public final class HeldOutValidation {
         if (result.fitServer().known()) {
             s.append("server of the fit runs (medians): ").append(result.fitServer().medians()).append("; each run's 'server' below is its"
                     + " own over theirs at its load (the fit runs' cpu per request interpolated in the server's busy fraction; a closed"
-                    + " run: the most loaded fit run's), cpu speed / cpu per request (1.10 = a cpu 10 % slower, or 10 % more cpu per"
+                    + " run's load from its measured throughput), cpu speed / cpu per request (1.10 = a cpu 10 % slower, or 10 % more cpu per"
                     + " request, than the fit runs' server at that load)\n");
         }
         for (ModelOutcome o : result.models()) {

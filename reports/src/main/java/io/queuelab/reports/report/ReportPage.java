@@ -120,7 +120,7 @@ final class ReportPage {
             body.paragraph("Server vs fit runs, measured apart from the response times: the median time of the speed probe's fixed unit"
                     + " of work on the server's own cpus over the fit runs' median, and the server processes' cpu time per request"
                     + " (service demand law) over what the fit runs measured at that run's load (theirs interpolated in the server's busy"
-                    + " fraction; a closed run: the most loaded fit run's; the fit runs' medians: " + result.fitServer().medians() + "):"
+                    + " fraction; a closed run's load from its measured throughput; the fit runs' medians: " + result.fitServer().medians() + "):"
                     + " 1.10 means a cpu 10 % slower, or 10 % more cpu per request, during that run than the fit runs' server at that"
                     + " load. The model describes one server; on a"
                     + " shared host the cpu's speed changes from minute to minute, and a run at another speed or with more work per"
