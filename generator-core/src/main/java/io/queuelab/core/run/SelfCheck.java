@@ -108,6 +108,12 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      * run would fail.
      */
     public static final Duration CLIENT_DELAY_FLOOR = Duration.ofNanos(150_000);
+    /**
+     * The fewest requests that found an idle worker for the hand-off check to judge their p99: with
+     * fewer, the p99 is their largest value, one request's luck. A saturated run has that few (only
+     * its first requests find a worker free), and its verdict is the saturation, not the hand-off.
+     */
+    public static final long CLIENT_DELAY_MIN_REQUESTS = 100;
     public static final String KEPT_UP = "the generator kept up";
     /** The failure that starts the verdict of a run with no request outside warm-up: it is no point of a sweep. */
     public static final String NOTHING_MEASURED = "no request was measured";
@@ -284,15 +290,16 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
 
     /**
      * Fails a phase where the client's hand-off visibly moved what was measured: the response p99 of
-     * the requests that found an idle worker exceeds their own service p99 by more than
-     * {@link #CLIENT_DELAY_SHARE} of it (and by more than {@link #CLIENT_DELAY_FLOOR}). The test is on
+     * the requests that found an idle worker (at least {@link #CLIENT_DELAY_MIN_REQUESTS} of them)
+     * exceeds their own service p99 by more than {@link #CLIENT_DELAY_SHARE} of it (and by more than
+     * {@link #CLIENT_DELAY_FLOOR}). The test is on
      * the measured distribution, not on the hand-off's own tail: a delay that hits a request now and
      * then (a timer's tail, ~150 us on a VM) moves the p99 of the responses little, while a client
      * that delays many requests, or some by far (a stall, a client without a core), moves it at once.
      */
     private static void clientDelay(PhaseCheck c, List<String> failures) {
         long added = c.clientAddedP99Nanos();
-        if (added < 0) {
+        if (added < 0 || c.idleWorkerRequests() < CLIENT_DELAY_MIN_REQUESTS) {
             return;
         }
         double share = (double) added / c.idleWorkerServiceP99Nanos();

@@ -210,6 +210,34 @@ class AccountingCheckTest {
     }
 
     /**
+     * A saturated run: only its first requests find a worker free, and a p99 of so few is their
+     * largest value. The hand-off check does not judge them (before: 2 ms of start-up lateness of
+     * the first 20 requests failed a saturated run as "the client's hand-off", and the verdict no
+     * longer began with the saturation); from {@link SelfCheck#CLIENT_DELAY_MIN_REQUESTS} on it does.
+     */
+    @Test
+    void theHandOffIsNotJudgedOnTheFewRequestsThatFoundAWorkerFree() {
+        for (int free : new int[] {20, (int) SelfCheck.CLIENT_DELAY_MIN_REQUESTS}) {
+            List<Request> all = arrivals();
+            for (int i = 0; i < all.size(); i++) {
+                Request r = all.get(i);
+                r.idleWorker = i < free;
+                r.sent = r.intended + (i < free ? 2_000_000 : 10_000); // the free ones late, the rest queued (no hand-off to judge)
+                r.dispatched = r.intended;
+                r.completed = r.sent + 100_000;
+            }
+            SelfCheck c = check(logged(all), all.size(), all.size());
+            assertEquals(free, c.phases().get(0).idleWorkerRequests());
+            if (free < SelfCheck.CLIENT_DELAY_MIN_REQUESTS) {
+                assertEquals(List.of(), c.failures(), "a p99 of " + free + " values is not judged");
+            } else {
+                assertEquals(1, c.failures().size(), c.failures()::toString);
+                assertTrue(c.failures().get(0).contains("the client's hand-off"), c.failures()::toString);
+            }
+        }
+    }
+
+    /**
      * What the check is for: a hand-off whose tail is a timer's (3 % of the requests 250 us late, the
      * rest 5 us; its p99 is 16 % of the service p99, which the check before this one failed) hardly
      * moves the responses' p99 and passes; a client that holds the same 3 % back by 5 ms (a stall, a
