@@ -146,7 +146,9 @@ final class ReportPage {
     private static String cpuPerRequest(RunData r) {
         try {
             double d = r.serverWork().cpuSecondsPerRequest();
-            return Double.isFinite(d) && d > 0 ? String.format(Locale.ROOT, "%.3f (%.4g/s a core)", d * 1e3, 1 / d) : "";
+            // the cores' worth the server was busy (X D, the utilization law): the load its cpu per request was measured at
+            return Double.isFinite(d) && d > 0 ? String.format(Locale.ROOT, "%.3f (%.4g/s a core; %.2f cores busy)", d * 1e3, 1 / d,
+                    r.throughput() * d) : "";
         } catch (IOException unreadable) {
             return "unreadable: " + unreadable.getMessage();
         }
@@ -173,7 +175,8 @@ final class ReportPage {
                 + " percentiles; the mean of a run is exact. The server columns are measured apart from the response times: the median"
                 + " time of the speed probe's fixed unit on the server's own cpus (cpu-speed.csv; the spread of its seconds), and the"
                 + " server processes' cpu time over the run's requests (host-resources.csv; the demand law), with the rate one core"
-                + " sustains at it: an open run at a higher rate overloaded the server that run measured.");
+                + " sustains at it (an open run at a higher rate overloaded the server that run measured) and the cores' worth the"
+                + " server was busy (throughput x cpu per request): a server may spend more per request when it is less busy.");
     }
 
     private static String notOk(RunData r) {
