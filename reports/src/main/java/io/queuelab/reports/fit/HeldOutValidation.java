@@ -245,11 +245,12 @@ public final class HeldOutValidation {
         s.append(String.format(Locale.ROOT, "  %-26s %10s %21s %21s %21s %15s%s%n", "run", "rate/N", "mean ms (meas/pred)",
                 "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst.", server ? "  server" : ""));
         for (RunPrediction r : runs) {
+            ServerWork atItsLoad = fitServer.at(r);
             s.append(String.format(Locale.ROOT, "  %-26s %10s %10.3f/%-10.3f %10.3f/%-10.3f %10.3f/%-10.3f %6.3f/%-6.3f %s%s%n",
                     r.name(), r.closed() ? "N=" + (int) r.level() : String.format(Locale.ROOT, "%.4g/s", r.level()),
                     1e3 * r.measuredMean(), 1e3 * r.predictedMean(), 1e3 * r.measuredP50(), 1e3 * r.predictedP50(),
                     1e3 * r.measuredP99(), 1e3 * r.predictedP99(), r.ks(), r.ksYardstick(),
-                    server ? " " + r.server().over(fitServer.at(r)).ratios() + r.server().differenceFrom(fitServer.at(r)).map(d -> " (another server: "
+                    server ? " " + r.server().over(atItsLoad).ratios() + r.server().differenceFrom(atItsLoad).map(d -> " (another server: "
                             + d + ")").orElse("") + " " : "",
                     r.unstable() ? "model saturated at this load" : r.withinYardstick() ? "within noise" : "beyond noise"));
             if (r.closed()) {

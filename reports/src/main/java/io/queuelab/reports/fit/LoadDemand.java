@@ -30,6 +30,11 @@ public record LoadDemand(List<Point> points, int cores) {
 
     /** One fit run: its busy fraction and its cpu seconds per request. */
     public record Point(String run, double busy, double cpuSecondsPerRequest) {
+        /** {@code run}'s, with its busy fraction of {@code cores} (U = X D / c); empty when its server's cpu was not sampled. */
+        public static Optional<Point> of(RunData run, int cores) throws IOException {
+            double d = run.serverWork().cpuSecondsPerRequest();
+            return d > 0 && run.throughput() > 0 ? Optional.of(new Point(run.name(), run.throughput() * d / cores, d)) : Optional.empty();
+        }
     }
 
     public LoadDemand {
@@ -48,10 +53,7 @@ public record LoadDemand(List<Point> points, int cores) {
     public static Optional<LoadDemand> of(List<RunData> runs, int cores) throws IOException {
         List<Point> points = new ArrayList<>();
         for (RunData r : runs) {
-            double d = r.serverWork().cpuSecondsPerRequest();
-            if (d > 0 && r.throughput() > 0) {
-                points.add(new Point(r.name(), r.throughput() * d / cores, d));
-            }
+            Point.of(r, cores).ifPresent(points::add);
         }
         return points.isEmpty() ? Optional.empty() : Optional.of(new LoadDemand(points, cores));
     }

@@ -81,35 +81,34 @@ final class MeasuredDemandCandidate implements CandidateModel {
         LoadDemand load = measured.get();
         double demandMean = load.median();
         // each measured fit run's de-shared service times, the demand's shape at its load; its counter must be the server's
-        Map<RunData, Distribution> serviceAtLoad = new LinkedHashMap<>();
+        Map<RunData, Measured> measuredRuns = new LinkedHashMap<>();
         for (RunData r : data.runs()) {
-            double d = r.serverWork().cpuSecondsPerRequest();
-            if (d > 0 && r.throughput() > 0 || r == data.lowestRate()) {
+            Optional<LoadDemand.Point> point = LoadDemand.Point.of(r, c);
+            if (point.isPresent() || r == data.lowestRate()) {
                 Distribution service = ServiceDemand.of(r, c, DemandModelFit.DEMAND_VALUES);
+                double d = point.map(LoadDemand.Point::cpuSecondsPerRequest).orElse(Double.NaN);
                 if (d < ServerWork.MIN_FACTOR * service.mean()) {
                     return unidentified(method, points, String.format(Locale.ROOT, "the server's cpu per request in %s (%.3f ms) is under"
                             + " %.0f %% of its service time (%.3f ms): the sampled process is not the one doing the work", r.name(), d * 1e3,
                             100 * ServerWork.MIN_FACTOR, service.mean() * 1e3));
                 }
-                serviceAtLoad.put(r, service);
+                measuredRuns.put(r, new Measured(point, service));
             }
         }
         // the latency beside the cpu: the lowest-rate run's mean service time less its cpu per request (or the one at its load)
-        double lowestCpu = data.lowestRate().serverWork().cpuSecondsPerRequest();
-        double latency = Math.max(0, serviceAtLoad.get(data.lowestRate()).mean()
-                - (lowestCpu > 0 ? lowestCpu : load.atRate(data.lowestRate().arrivalRate())));
+        Measured lowest = measuredRuns.get(data.lowestRate());
+        double latency = Math.max(0, lowest.service().mean() - lowest.point().map(LoadDemand.Point::cpuSecondsPerRequest)
+                .orElseGet(() -> load.atRate(data.lowestRate().arrivalRate())));
         int parallelism = Math.min(c, k);
         // the demand's shape at a load is the de-shared service times of the fit run nearest to it in busy fraction, less the
         // latency: a lightly loaded server runs part of its requests slower (two speeds), a busy one hardly ever
         List<LoadShape> shapes = new ArrayList<>();
-        for (var e : serviceAtLoad.entrySet()) {
-            RunData r = e.getKey();
-            double d = r.serverWork().cpuSecondsPerRequest();
-            if (d > 0 && r.throughput() > 0) {
-                Distribution shifted = shifted(e.getValue(), latency);
+        for (Measured m : measuredRuns.values()) {
+            if (m.point().isPresent()) {
+                Distribution shifted = shifted(m.service(), latency);
                 // scaled by the shifted values' own mean: the floor at 1 ns makes it more than the mean less the latency
                 Distribution demand = DemandModelFit.scale(shifted, demandMean / shifted.mean());
-                shapes.add(new LoadShape(r.throughput() * d / c, demand, DemandCurve.tabulate(dd -> new ClientLimitedModel(dd, k, c),
+                shapes.add(new LoadShape(m.point().get().busy(), demand, DemandCurve.tabulate(dd -> new ClientLimitedModel(dd, k, c),
                         demand, parallelism, DemandCurve.RHO, DemandModelFit.CURVE_CUSTOMERS, 20, data.seed())));
             }
         }
@@ -146,6 +145,10 @@ final class MeasuredDemandCandidate implements CandidateModel {
                 lambda -> new FittedModel(NAME, new ClientLimitedModel(DemandModelFit.scale(shapeAt.apply(lambda).demand(),
                         scaleAt.applyAsDouble(lambda)), k, c), latency),
                 jobs -> new FittedModel(NAME, new ClientLimitedModel(saturated, jobs, c), latency), curveErrors);
+    }
+
+    /** A fit run's load and cpu per request (empty: not sampled) and its de-shared service times. */
+    private record Measured(Optional<LoadDemand.Point> point, Distribution service) {
     }
 
     /** A fit run's demand (mean: the fit runs' median cpu per request) at its busy fraction, and its curve. */

@@ -104,8 +104,9 @@ final class ReportPage {
                     Html.number(p.ks()) + " / " + Html.number(p.ksYardstick())
                             + (p.unstable() ? " (saturated)" : p.withinYardstick() ? " within" : " beyond")));
             if (server) {
-                row.add(p.server().over(result.fitServer().at(p)).ratios()
-                        + p.server().differenceFrom(result.fitServer().at(p)).map(d -> ": another server (" + d + ")").orElse("")
+                ServerWork atItsLoad = result.fitServer().at(p);
+                row.add(p.server().over(atItsLoad).ratios()
+                        + p.server().differenceFrom(atItsLoad).map(d -> ": another server (" + d + ")").orElse("")
                         + (p.atOwnServer() == null ? "" : "; " + HeldOutValidation.ownServer(p)));
             }
             rows.add(row);
