@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * <p>Capacity: min(K, c) / E[demand] requests per second, so an open model is stable below it.
  */
-public record ClientLimitedModel(Distribution service, int connections, int cores) implements ServiceTimeModel {
+public record ClientLimitedModel(Distribution service, int connections, int cores, double slice) implements ServiceTimeModel {
     /** The most connections the simulator keeps a slot for. */
     public static final int MAX_CONNECTIONS = 1 << 20;
 
@@ -23,6 +23,19 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         if (cores < 1) {
             throw new IllegalArgumentException("server cores must be at least 1, got " + cores);
         }
+        if (!(slice >= 0) || Double.isInfinite(slice)) {
+            throw new IllegalArgumentException("the cores' time slice must be a finite number of seconds, 0 or more, got " + slice);
+        }
+    }
+
+    /** Processor sharing: each of n requests inside gets min(1, c/n) of a core at every instant. */
+    public ClientLimitedModel(Distribution service, int connections, int cores) {
+        this(service, connections, cores, 0);
+    }
+
+    /** The same system with its cores time-sliced in slices of {@code slice} seconds (0: processor sharing). */
+    public ClientLimitedModel withSlice(double slice) {
+        return new ClientLimitedModel(service, connections, cores, slice);
     }
 
     /** M/G/c FCFS: c connections to c cores. */
@@ -37,12 +50,12 @@ public record ClientLimitedModel(Distribution service, int connections, int core
 
     @Override
     public Engine engine() {
-        return Engine.clientLimited(service, connections, cores);
+        return slice > 0 ? Engine.timeSliced(service, connections, cores, slice) : Engine.clientLimited(service, connections, cores);
     }
 
     @Override
     public String name() {
-        return "client-ps";
+        return slice > 0 ? "client-slice" : "client-ps";
     }
 
     @Override
@@ -50,6 +63,9 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         Map<String, Object> m = ServiceTimeModel.super.parameters();
         m.put("connections", connections);
         m.put("cores", cores);
+        if (slice > 0) {
+            m.put("sliceSeconds", slice);
+        }
         return m;
     }
 

@@ -4,19 +4,20 @@ import java.util.function.IntToDoubleFunction;
 
 /**
  * The server simulation that runs a model, named by the model itself ({@link Model#engine()}), so
- * that nothing chooses an engine by testing the model's type. There are two: one FCFS server
+ * that nothing chooses an engine by testing the model's type. There are three: one FCFS server
  * simulated by the exact start = max(ready, free) recursion ({@link FcfsServer}: the M/M/1 model,
- * and the dirty-page-buffer model with its network delay before the queue and its flushes), and
+ * and the dirty-page-buffer model with its network delay before the queue and its flushes),
  * one shared server simulated with virtual time ({@link SharedServer}: M/M/1-PS, the load-dependent
  * model with its speed per population and its capacity, and the client-limited system, a FIFO
  * client queue in front of K connections to a server of c cores, which is also M/G/1 and M/G/c
- * FCFS when K = c).
+ * FCFS when K = c), and the client-limited system whose cores are time-sliced in slices of a
+ * given length ({@link TimeSlicedServer}).
  *
  * <p>Guarantees: an engine is immutable and holds only the model's parameters, so one engine runs
  * any number of replications, in parallel; each {@link #run} builds its own server state and draws
  * only from the replication's {@link Streams}. Engines are built and run only inside this package.
  */
-public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing {
+public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing, Engine.TimeSliced {
 
     private Engine() {
     }
@@ -55,8 +56,18 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      * cores shared by the requests holding a connection (each gets min(1, cores/n) of a core).
      */
     static Engine clientLimited(Distribution demand, int connections, int cores) {
-        return new ProcessorSharing(demand, connections, null, cores, true, "the request took a connection (left the client's queue)");
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION);
     }
+
+    /**
+     * The same client queue and connections to a server of {@code cores} cores time-sliced among the
+     * requests holding a connection, {@code slice} seconds at a time ({@link TimeSlicedServer}).
+     */
+    static Engine timeSliced(Distribution demand, int connections, int cores, double slice) {
+        return new TimeSliced(demand, connections, cores, slice);
+    }
+
+    private static final String TOOK_A_CONNECTION = "the request took a connection (left the client's queue)";
 
     /** Whether the server writes a dirty-page buffer: its replications then report flushes. */
     abstract boolean flushes();
@@ -129,6 +140,36 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         @Override
         void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
             new SharedServer(this, streams, statistics).run(arrivals);
+        }
+    }
+
+    /** The parameters of {@link TimeSlicedServer}. */
+    static final class TimeSliced extends Engine {
+        final Distribution service;
+        final int connections;
+        final int cores;
+        final double slice;
+
+        private TimeSliced(Distribution service, int connections, int cores, double slice) {
+            this.service = java.util.Objects.requireNonNull(service, "service");
+            this.connections = connections;
+            this.cores = cores;
+            this.slice = slice;
+        }
+
+        @Override
+        boolean flushes() {
+            return false;
+        }
+
+        @Override
+        String sentMeans() {
+            return TOOK_A_CONNECTION;
+        }
+
+        @Override
+        void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
+            new TimeSlicedServer(this, streams, statistics).run(arrivals);
         }
     }
 }

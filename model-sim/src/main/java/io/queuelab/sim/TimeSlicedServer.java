@@ -1,0 +1,195 @@
+package io.queuelab.sim;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/**
+ * A server of c cores that the operating system time-slices among the requests holding a
+ * connection: a FIFO client queue in front of K connections; the requests holding one wait in a
+ * FIFO run queue for a core, run on it for at most one slice, and go back to the tail of the run
+ * queue (behind every request that became ready during their slice) while work remains. A slice
+ * longer than every demand is FCFS on c cores; a slice tending to 0 is processor sharing. Between
+ * the two lies a real server's scheduler, whose slice (Linux EEVDF's base slice, 0.75 ms times 1 +
+ * log2 of the cpus) is about as long as a short query's demand: a request that finds the core busy
+ * waits for the current slice, not only for a share of the core.
+ *
+ * <p>A core whose run queue is empty when its slice ends keeps its request (no switch). The log's
+ * {@code sent} is the instant a request took a connection.
+ */
+final class TimeSlicedServer {
+    private final Distribution service;
+    private final int connections;
+    private final int cores;
+    private final double slice;
+    private final SplittableRandom serviceRandom;
+    private final ReplicationStatistics statistics;
+
+    // the requests holding a connection, by slot: arrival, sent, remaining demand
+    private double[] arrival = new double[64];
+    private double[] sent = new double[64];
+    private double[] remaining = new double[64];
+    private int[] freeSlots = new int[64];
+    private int freeCount;
+    private int slotsUsed;
+
+    // the run queue (slots) and the client's queue (arrival instants), rings that grow when full
+    private final IntRing ready = new IntRing();
+    private double[] waiting = new double[64];
+    private int waitingHead;
+    private int waitingCount;
+
+    // each core's request (-1: idle) and the instant its slice ends
+    private final int[] running;
+    private final double[] sliceEnd;
+    private final double[] sliceStart;
+    private final boolean[] lastSlice; // the slice ends the request's demand (no rounding decides it)
+
+    TimeSlicedServer(Engine.TimeSliced server, Streams streams, ReplicationStatistics statistics) {
+        service = server.service;
+        connections = server.connections;
+        cores = server.cores;
+        slice = server.slice;
+        serviceRandom = streams.service();
+        this.statistics = statistics;
+        running = new int[cores];
+        Arrays.fill(running, -1);
+        sliceEnd = new double[cores];
+        sliceStart = new double[cores];
+        lastSlice = new boolean[cores];
+    }
+
+    void run(ArrivalSource arrivals) {
+        int holding = 0; // requests holding a connection
+        while (true) {
+            int core = -1;
+            double nextEnd = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < cores; i++) {
+                if (running[i] >= 0 && sliceEnd[i] < nextEnd) {
+                    nextEnd = sliceEnd[i];
+                    core = i;
+                }
+            }
+            double nextArrival = arrivals.peek();
+            if (nextArrival == ArrivalSource.END && holding == 0) {
+                return; // nothing waits in the client's queue while a connection is free
+            }
+            if (nextArrival < nextEnd) {
+                arrivals.next();
+                if (holding < connections) {
+                    take(nextArrival, nextArrival);
+                    holding++;
+                    dispatch(nextArrival);
+                } else {
+                    offer(nextArrival);
+                }
+                continue;
+            }
+            double t = nextEnd;
+            int slot = running[core];
+            remaining[slot] -= t - sliceStart[core];
+            running[core] = -1;
+            if (!lastSlice[core]) {
+                ready.add(slot); // behind every request that became ready during its slice
+            } else {
+                double a = arrival[slot], s = sent[slot];
+                release(slot);
+                holding--;
+                if (waitingCount > 0) {
+                    take(poll(), t); // the freed connection goes to the oldest waiting request
+                    holding++;
+                }
+                statistics.answered(a, s, t);
+                arrivals.answered(t);
+            }
+            dispatch(t);
+        }
+    }
+
+    /** Gives every idle core the head of the run queue, for one slice. */
+    private void dispatch(double t) {
+        for (int i = 0; i < cores && !ready.isEmpty(); i++) {
+            if (running[i] < 0) {
+                int slot = ready.poll();
+                running[i] = slot;
+                sliceStart[i] = t;
+                lastSlice[i] = remaining[slot] <= slice;
+                sliceEnd[i] = t + (lastSlice[i] ? remaining[slot] : slice);
+            }
+        }
+    }
+
+    /** A request takes a connection at {@code t} and joins the run queue with its demand. */
+    private void take(double arrivedAt, double t) {
+        int slot;
+        if (freeCount > 0) {
+            slot = freeSlots[--freeCount];
+        } else {
+            if (slotsUsed == arrival.length) {
+                arrival = Arrays.copyOf(arrival, 2 * slotsUsed);
+                sent = Arrays.copyOf(sent, 2 * slotsUsed);
+                remaining = Arrays.copyOf(remaining, 2 * slotsUsed);
+                freeSlots = Arrays.copyOf(freeSlots, 2 * slotsUsed);
+            }
+            slot = slotsUsed++;
+        }
+        arrival[slot] = arrivedAt;
+        sent[slot] = t;
+        remaining[slot] = service.sample(serviceRandom);
+        ready.add(slot);
+    }
+
+    private void release(int slot) {
+        freeSlots[freeCount++] = slot;
+    }
+
+    private void offer(double arrivedAt) {
+        if (waitingCount == waiting.length) {
+            double[] grown = new double[2 * waiting.length];
+            for (int i = 0; i < waitingCount; i++) {
+                grown[i] = waiting[(waitingHead + i) % waiting.length];
+            }
+            waiting = grown;
+            waitingHead = 0;
+        }
+        waiting[(waitingHead + waitingCount) % waiting.length] = arrivedAt;
+        waitingCount++;
+    }
+
+    private double poll() {
+        double a = waiting[waitingHead];
+        waitingHead = (waitingHead + 1) % waiting.length;
+        waitingCount--;
+        return a;
+    }
+
+    /** A FIFO of ints that grows when full. */
+    private static final class IntRing {
+        private int[] values = new int[64];
+        private int head;
+        private int count;
+
+        void add(int v) {
+            if (count == values.length) {
+                int[] grown = new int[2 * values.length];
+                for (int i = 0; i < count; i++) {
+                    grown[i] = values[(head + i) % values.length];
+                }
+                values = grown;
+                head = 0;
+            }
+            values[(head + count) % values.length] = v;
+            count++;
+        }
+
+        int poll() {
+            int v = values[head];
+            head = (head + 1) % values.length;
+            count--;
+            return v;
+        }
+
+        boolean isEmpty() {
+            return count == 0;
+        }
+    }
+}
