@@ -36,7 +36,8 @@ public record FittedModel(String name, Model queue, double latency) {
     public Prediction predict(ArrivalProcess workload, long customers, int replications, long seed) throws IOException {
         SimulationResult r = Simulation.of(queue, workload).customers(Math.max(1, customers / replications))
                 .replications(replications).seed(seed).run();
-        return new Prediction(shifted(r.responseTimes()), r.meanResponse().value() + latency, r.throughput().value());
+        return new Prediction(shifted(r.responseTimes()), r.meanResponse().value() + latency, r.meanResponse().halfWidth(),
+                r.throughput().value());
     }
 
     /**
@@ -68,9 +69,11 @@ public record FittedModel(String name, Model queue, double latency) {
      *
      * @param responseNanos response times, ns
      * @param meanResponse  exact mean response time, s
+     * @param meanHalfWidth the half width of the mean's 95 % confidence interval over the replications, s
+     *                      (NaN with one replication)
      * @param throughput    answered requests per second
      */
-    public record Prediction(Histogram responseNanos, double meanResponse, double throughput) {
+    public record Prediction(Histogram responseNanos, double meanResponse, double meanHalfWidth, double throughput) {
         /** The q-quantile (0..1) of the response time, seconds. */
         public double quantile(double q) {
             return responseNanos.getValueAtPercentile(q * 100) / 1e9;

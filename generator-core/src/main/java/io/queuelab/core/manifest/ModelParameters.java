@@ -13,8 +13,9 @@ package io.queuelab.core.manifest;
  * @param dirtyPage    {@code dpb}: the time between a job's page writes
  * @param connections  {@code client-ps}: the client's connections K (requests inside the server at most)
  * @param cores        {@code client-ps}: the server's cores c shared by the requests inside
+ * @param sliceSeconds {@code client-slice}: the time slice the cores are shared in (absent: processor sharing)
  */
 public record ModelParameters(DistributionSpec service, Double p, Integer capacity, DistributionSpec networkDelay,
                               DistributionSpec processing, Integer bufferPages, DistributionSpec dirtyPage,
-                              Integer connections, Integer cores) {
+                              Integer connections, Integer cores, Double sliceSeconds) {
 }

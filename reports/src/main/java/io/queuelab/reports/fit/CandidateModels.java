@@ -15,7 +15,8 @@ import java.util.function.Function;
  * the modified M/M/1 (seed 001's curve by the paper's method, and by the joint fit), its
  * load-dependent variant, M/G/1 and M/G/c
  * FCFS with the measured demand, the client-limited processor-sharing system (with its demand's
- * mean the server's measured cpu per request, then with it fitted), and the
+ * mean the server's measured cpu per request, then with it fitted, then with its cores
+ * time-sliced and the demand of the requests served alone), and the
  * dirty-page-buffer model of seed 004 (measured from closed runs of one job and of many).
  */
 public final class CandidateModels {
@@ -33,6 +34,7 @@ public final class CandidateModels {
             new DemandModelFit(DemandModelFit.Kind.MGC),
             new MeasuredDemandCandidate(),
             new DemandModelFit(DemandModelFit.Kind.CLIENT_PS),
+            new TimeSlicedCandidate(),
             new DirtyPageBufferCandidate());
 
     public static List<String> names() {

@@ -226,6 +226,15 @@ final class DemandModelFit implements CandidateModel {
                 optimum.getCost())).orElse(null);
     }
 
+    /** The values less {@code by}, none below a nanosecond. */
+    static Distribution shift(Distribution demand, double by) {
+        double[] values = ((Distribution.Empirical) demand).values();
+        for (int i = 0; i < values.length; i++) {
+            values[i] = Math.max(1e-9, values[i] - by);
+        }
+        return Distribution.empirical(values);
+    }
+
     static Distribution scale(Distribution demand, double s) {
         double[] values = ((Distribution.Empirical) demand).values();
         for (int i = 0; i < values.length; i++) {

@@ -105,7 +105,7 @@ final class MeasuredDemandCandidate implements CandidateModel {
         List<LoadShape> shapes = new ArrayList<>();
         for (Measured m : measuredRuns.values()) {
             if (m.point().isPresent()) {
-                Distribution shifted = shifted(m.service(), latency);
+                Distribution shifted = DemandModelFit.shift(m.service(), latency);
                 // scaled by the shifted values' own mean: the floor at 1 ns makes it more than the mean less the latency
                 Distribution demand = DemandModelFit.scale(shifted, demandMean / shifted.mean());
                 shapes.add(new LoadShape(m.point().get().busy(), demand, DemandCurve.tabulate(dd -> new ClientLimitedModel(dd, k, c),
@@ -160,15 +160,6 @@ final class MeasuredDemandCandidate implements CandidateModel {
         static LoadShape mostBusy(List<LoadShape> shapes) {
             return shapes.stream().max(java.util.Comparator.comparingDouble(LoadShape::busy)).orElseThrow();
         }
-    }
-
-    /** The values less {@code by}, none below a nanosecond. */
-    private static Distribution shifted(Distribution d, double by) {
-        double[] values = ((Distribution.Empirical) d).values();
-        for (int i = 0; i < values.length; i++) {
-            values[i] = Math.max(1e-9, values[i] - by);
-        }
-        return Distribution.empirical(values);
     }
 
     private CandidateFit unidentified(String method, List<Mm1Point> points, String reason) {

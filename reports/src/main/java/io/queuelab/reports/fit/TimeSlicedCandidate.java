@@ -1,0 +1,234 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.reports.compare.Distances;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.ClientLimitedModel;
+import io.queuelab.sim.Distribution;
+import io.queuelab.sim.FittedModel;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.StringJoiner;
+
+/**
+ * The client-limited system as the server's operating system runs it: a client queue, K
+ * connections, and c cores time-sliced among the requests holding a connection
+ * ({@link ClientLimitedModel} with a slice). A server whose slice is about as long as a query's
+ * demand serves a request that finds the core busy after the current slice, not at once at a
+ * share of the core, which processor sharing assumes; the response time's distribution tells the
+ * two apart where the means do not.
+ *
+ * <p>The demand is measured, not fitted: at each fit run's load it is the service times of the
+ * requests that run's server answered alone ({@link ServedAlone}), which need no assumption about
+ * sharing; their means interpolated in the server's busy fraction ({@link LoadDemand}) give the
+ * demand's mean at any other load, and the fit run nearest in load its shape. A latency beside the
+ * core (network, driver) is the lowest-rate run's mean less its server cpu per request, when the
+ * server's cpu was sampled (else 0). The one parameter fitted is the slice: of {@link #SLICES},
+ * the one whose simulated fit runs are nearest the measured ones in KS distance, on average.
+ *
+ * <p>Not identified without K and c, without a fit run of {@link ServedAlone#MIN_REQUESTS}
+ * requests served alone, or when the fit runs' distributions do not tell the slices apart.
+ */
+final class TimeSlicedCandidate implements CandidateModel {
+    static final String NAME = "client-slice";
+    /** The slices tried, seconds: 0 is processor sharing; Linux's EEVDF base slice is 0.75 ms x (1 + log2 of the cpus, up to 8). */
+    static final double[] SLICES = {0, 0.25e-3, 0.5e-3, 0.75e-3, 1e-3, 1.5e-3, 2e-3, 3e-3, 4.5e-3, 6e-3};
+    /** Customers simulated for each fit run and slice. */
+    static final long FIT_CUSTOMERS = 40_000;
+    /** The least spread of the slices' mean KS distances that identifies the slice. */
+    static final double MIN_KS_SPREAD = 0.01;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "client queue -> K connections -> c cores time-sliced (slice fitted), the demand the requests served alone at each load";
+    }
+
+    @Override
+    public int parameters() {
+        return 1;
+    }
+
+    @Override
+    public boolean demandFollowsLoad() {
+        return true;
+    }
+
+    @Override
+    public CandidateFit fit(FitData data) throws IOException {
+        List<Mm1Point> points = data.points();
+        String method = "measured: the demand at each load the service times of the requests served alone (weighted by exp(lambda s)),"
+                + " its mean interpolated in the server's busy fraction, its shape the fit run's nearest in load; the slice: least mean KS"
+                + " distance of the fit runs over " + slices();
+        SystemLimits limits = data.limits();
+        if (points.isEmpty()) {
+            return unidentified(method, points, "no open run to take the demand from");
+        }
+        if (limits.connections() == 0 || !limits.coresKnown()) {
+            return unidentified(method, points, "the client's connections K and the server's cores c must be known (" + limits + ")");
+        }
+        int k = limits.connections(), c = limits.cores();
+        List<Shape> shapes = new ArrayList<>();
+        for (RunData r : data.runs()) {
+            Optional<Distribution> alone = ServedAlone.of(r, DemandModelFit.DEMAND_VALUES);
+            if (alone.isPresent() && r.throughput() > 0) {
+                shapes.add(new Shape(r, alone.get()));
+            }
+        }
+        if (shapes.isEmpty()) {
+            return unidentified(method, points, "no fit run has " + ServedAlone.MIN_REQUESTS + " requests its server answered alone"
+                    + " (every run too loaded, or logs without send instants)");
+        }
+        // the latency beside the core: the lowest-rate measured run's mean less its server's cpu per request (when sampled)
+        Shape lowest = shapes.get(0);
+        double cpu = lowest.run().serverWork().cpuSecondsPerRequest();
+        double latency = cpu > 0 ? Math.max(0, Math.min(lowest.alone().mean() - cpu, 0.5 * lowest.alone().mean())) : 0;
+        List<Demand> demands = new ArrayList<>();
+        for (Shape s : shapes) {
+            Distribution demand = DemandModelFit.shift(s.alone(), latency);
+            demands.add(new Demand(new LoadDemand.Point(s.run().name(), s.run().throughput() * demand.mean() / c, demand.mean()), demand));
+        }
+        LoadDemand load = new LoadDemand(demands.stream().map(Demand::point).toList(), c);
+        Models models = new Models(demands, load, k, c, latency);
+
+        // the slice: the one whose simulated fit runs are nearest the measured ones (mean KS distance)
+        double[] score = new double[SLICES.length];
+        List<List<FittedModel.Prediction>> predictions = new ArrayList<>();
+        int best = -1;
+        for (int i = 0; i < SLICES.length; i++) {
+            List<FittedModel.Prediction> atSlice = new ArrayList<>();
+            double sum = 0;
+            for (RunData r : data.runs()) {
+                FittedModel m = models.open(r.arrivalRate(), SLICES[i]);
+                if (!m.stableAt(r.arrivalRate())) {
+                    sum = Double.POSITIVE_INFINITY;
+                    atSlice.add(null);
+                    continue;
+                }
+                FittedModel.Prediction p = m.predict(ArrivalProcess.open(r.arrivalRate()), FIT_CUSTOMERS, 2, data.seed());
+                sum += Distances.between(r.responseNanos(), p.responseNanos()).ks();
+                atSlice.add(p);
+            }
+            score[i] = sum / data.runs().size();
+            predictions.add(atSlice);
+            if (Double.isFinite(score[i]) && (best < 0 || score[i] < score[best])) {
+                best = i;
+            }
+        }
+        StringJoiner table = new StringJoiner(", ");
+        for (int i = 0; i < SLICES.length; i++) {
+            table.add(String.format(Locale.ROOT, "%s %.3f", sliceName(SLICES[i]), score[i]));
+        }
+        if (best < 0) {
+            return unidentified(method, points, String.format(Locale.ROOT, "a fit run is beyond the capacity its served-alone demand"
+                    + " gives (%s)", load.describe()));
+        }
+        double worst = java.util.Arrays.stream(score).filter(Double::isFinite).max().orElseThrow();
+        double slice = SLICES[best];
+        List<Residual> residuals = new ArrayList<>();
+        double[] errors = new double[points.size()];
+        for (int i = 0; i < points.size(); i++) {
+            Mm1Point p = points.get(i);
+            FittedModel.Prediction pred = predictions.get(best).get(i);
+            residuals.add(new Residual(p.name(), p.lambda(), p.meanResponse(), pred.meanResponse()));
+            errors[i] = Double.isFinite(pred.meanHalfWidth()) ? pred.meanHalfWidth() / 1.96 / pred.meanResponse() : 0;
+        }
+        Identification.Checks checks = new Identification.Checks().risingTrend(points)
+                .note(String.format(Locale.ROOT, "slice %s (mean KS distance of the fit runs by slice: %s); demand %s; latency %.3f ms,"
+                        + " c = %d, K = %d", sliceName(slice), table, load.describe(), latency * 1e3, c, k))
+                .require(worst - score[best] >= MIN_KS_SPREAD, String.format(Locale.ROOT, "the fit runs' distributions do not tell the"
+                        + " slices apart (mean KS %.3f to %.3f over %s)", score[best], worst, slices()))
+                .residuals(points, residuals);
+        List<Parameter> parameters = List.of(Parameter.of("slice", slice, "s"), Parameter.of("E[D]", load.median(), "s"),
+                Parameter.of("latency", latency, "s"), Parameter.of("c", c, "cores"), Parameter.of("K", k, "connections"));
+        MeanCurve curve = MeanCurve.of(models, slice, data.seed());
+        ModelFit fit = new ModelFit(description(), method, parameters, residuals, curve::meanResponse, checks.result());
+        if (!fit.identified()) {
+            return CandidateFit.unidentified(NAME, parameters(), fit);
+        }
+        return new CandidateFit(NAME, parameters(), fit, lambda -> models.open(lambda, slice), jobs -> models.closed(jobs, slice), errors);
+    }
+
+    /** A fit run and the weighted service times of its requests served alone. */
+    private record Shape(RunData run, Distribution alone) {
+    }
+
+    /** A fit run's demand (served alone, less the latency) and its load point. */
+    private record Demand(LoadDemand.Point point, Distribution demand) {
+    }
+
+    /** The model at a load: the demand's mean at that load, the shape of the fit run nearest in busy fraction. */
+    private record Models(List<Demand> demands, LoadDemand load, int connections, int cores, double latency) {
+        FittedModel open(double lambda, double slice) {
+            double busy = load.busyAt(lambda);
+            Demand nearest = demands.stream().min(Comparator.comparingDouble(d -> Math.abs(d.point().busy() - busy))).orElseThrow();
+            return model(nearest, load.at(busy), connections, slice);
+        }
+
+        /** A closed run of N jobs without think time keeps the server busy: the most loaded fit run's demand. */
+        FittedModel closed(int jobs, double slice) {
+            Demand busiest = demands.stream().max(Comparator.comparingDouble(d -> d.point().busy())).orElseThrow();
+            return model(busiest, load.saturated(), jobs, slice);
+        }
+
+        private FittedModel model(Demand shape, double mean, int connections, double slice) {
+            Distribution demand = DemandModelFit.scale(shape.demand(), mean / shape.demand().mean());
+            return new FittedModel(NAME, new ClientLimitedModel(demand, connections, cores, slice), latency);
+        }
+    }
+
+    /**
+     * The model's mean response by arrival rate, for the report's curve: simulated once at the
+     * loads of {@link DemandCurve#RHO} (the rate of busy fraction U is U c / D(U)), interpolated
+     * in R (1 - U) between them.
+     */
+    private record MeanCurve(LoadDemand load, double[] busy, double[] h) {
+        static MeanCurve of(Models models, double slice, long seed) throws IOException {
+            double[] busy = DemandCurve.RHO;
+            double[] h = new double[busy.length];
+            for (int i = 0; i < busy.length; i++) {
+                double lambda = busy[i] * models.cores() / models.load().at(busy[i]);
+                FittedModel.Prediction p = models.open(lambda, slice).predict(ArrivalProcess.open(lambda), FIT_CUSTOMERS / 2, 2, seed);
+                h[i] = p.meanResponse() * (1 - busy[i]);
+            }
+            return new MeanCurve(models.load(), busy, h);
+        }
+
+        double meanResponse(double lambda) {
+            double u = load.busyAt(lambda);
+            if (!(u <= DemandCurve.MAX_RHO)) {
+                return Double.NaN;
+            }
+            if (u <= busy[0]) {
+                return h[0] / (1 - u);
+            }
+            int hi = 1;
+            while (busy[hi] < u) {
+                hi++;
+            }
+            double w = (u - busy[hi - 1]) / (busy[hi] - busy[hi - 1]);
+            return (h[hi - 1] + w * (h[hi] - h[hi - 1])) / (1 - u);
+        }
+    }
+
+    private static String sliceName(double slice) {
+        return slice == 0 ? "0 (processor sharing)" : String.format(Locale.ROOT, "%.2f ms", slice * 1e3);
+    }
+
+    private static String slices() {
+        return String.format(Locale.ROOT, "%d slices from 0 (processor sharing) to %.1f ms", SLICES.length, SLICES[SLICES.length - 1] * 1e3);
+    }
+
+    private CandidateFit unidentified(String method, List<Mm1Point> points, String reason) {
+        return CandidateFit.unidentified(this, method, points, reason);
+    }
+}

@@ -1,0 +1,93 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.reports.SimRuns;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.ClientLimitedModel;
+import io.queuelab.sim.Distribution;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * client-slice against ground truth: runs of a server of one core time-sliced in 2 ms slices with
+ * a tight demand (1.6 ms + Exp(0.2 ms), the shape the embedded server showed) give back a slice
+ * near 2 ms and predict held-out runs, CDFs included, where processor sharing (client-ps) does not; runs of a processor-sharing server give back a short slice. And the requests served
+ * alone, weighted by exp(lambda s), give back the demand they were selected from.
+ */
+class TimeSlicedTest {
+    static final int K = 16;
+    static final Distribution TIGHT = Distribution.shiftedExponential(0.0016, 0.0002);
+
+    @Test
+    void aTimeSlicedServerIsToldFromProcessorSharingAndPredictsHeldOutRuns(@TempDir Path dir) throws Exception {
+        HeldOutValidation.Result result = validate(dir, 0.002);
+        var sliced = result.model(TimeSlicedCandidate.NAME);
+        assertTrue(sliced.fit().identified(), sliced.fit().fit().toTable());
+        double slice = sliced.fit().fit().value("slice");
+        assertTrue(slice >= 0.0015 && slice <= 0.003, "the slice fitted to a 2 ms slicer: " + slice + "\n" + sliced.fit().fit().toTable());
+        for (RunPrediction p : sliced.predictions()) {
+            assertTrue(Math.abs(p.meanError()) < 0.10, () -> p.name() + " mean error " + p.meanError());
+            assertTrue(Math.abs(p.p99Error()) < 0.20, () -> p.name() + " p99 error " + p.p99Error());
+            // the open runs' CDFs are where slicing shows (a closed run's responses are N demands' worth, nearly constant)
+            assertTrue(p.closed() || p.withinYardstick(), () -> p.name() + " KS " + p.ks() + " over its yardstick " + p.ksYardstick());
+        }
+        // processor sharing with the demand fitted misses the same runs' distributions
+        var shared = result.model("client-ps");
+        assertTrue(shared.fit().identified(), shared.fit().fit().toTable());
+        assertTrue(shared.predictions().stream().anyMatch(p -> !p.closed() && !p.withinYardstick()),
+                () -> "processor sharing predicted a 2 ms slicer's CDFs: " + shared.predictions());
+    }
+
+    @Test
+    void aProcessorSharingServerGivesAShortSlice(@TempDir Path dir) throws Exception {
+        var sliced = validate(dir, 0).model(TimeSlicedCandidate.NAME);
+        assertTrue(sliced.fit().identified(), sliced.fit().fit().toTable());
+        assertTrue(sliced.fit().fit().value("slice") <= 0.0005, sliced.fit().fit().toTable());
+    }
+
+    @Test
+    void theRequestsServedAloneWeightedGiveBackTheDemand(@TempDir Path dir) throws Exception {
+        // exponential demand of 2 ms shared at 300/s: a request is alone with probability exp(-300 s) given its demand s, so
+        // the ones served alone average 1 / (500 + 300) = 1.25 ms; weighted by exp(300 s) they give back 2 ms
+        Path run = dir.resolve("ps");
+        SimRuns.write(run, new ClientLimitedModel(Distribution.exponential(0.002), K, 1), ArrivalProcess.open(300), 40_000, 5);
+        Distribution alone = ServedAlone.of(RunData.read(run), 100_000).orElseThrow();
+        assertEquals(0.002, alone.mean(), 0.0001, "weighted mean of the requests served alone");
+    }
+
+    @Test
+    void aRunWithTooFewRequestsServedAloneGivesNoDemand(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("closed");
+        SimRuns.write(run, new ClientLimitedModel(TIGHT, K, 1), ArrivalProcess.closed(4), 5_000, 6);
+        assertTrue(ServedAlone.of(RunData.read(run), 1000).isEmpty(), "four jobs never leave the server alone with one");
+    }
+
+    /** Fit runs at 50, 150, 300, 450/s and held-out runs at 250/s, 400/s and closed N = 8 of a server slicing {@code slice} (0: sharing). */
+    private static HeldOutValidation.Result validate(Path dir, double slice) throws Exception {
+        ClientLimitedModel truth = new ClientLimitedModel(TIGHT, K, 1, slice);
+        List<Path> fit = new ArrayList<>();
+        long seed = 40;
+        for (double rate : new double[] {50, 150, 300, 450}) {
+            Path run = dir.resolve("rate-" + rate);
+            SimRuns.write(run, truth, ArrivalProcess.open(rate), 40_000, seed++);
+            fit.add(run);
+        }
+        List<Path> held = new ArrayList<>();
+        for (double rate : new double[] {250, 400}) {
+            Path run = dir.resolve("held-" + rate);
+            SimRuns.write(run, truth, ArrivalProcess.open(rate), 15_000, seed++);
+            held.add(run);
+        }
+        Path closed = dir.resolve("closed-8");
+        SimRuns.write(closed, truth, ArrivalProcess.closed(8), 15_000, seed);
+        held.add(closed);
+        return HeldOutValidation.run(fit, held, CandidateModels.named(TimeSlicedCandidate.NAME + ",client-ps"), K, 1, 1);
+    }
+}
