@@ -59,7 +59,10 @@ public record FittedModel(String name, Model queue, double latency) {
         long shift = Math.round(latency * 1e9);
         Histogram out = new Histogram(3);
         for (HistogramIterationValue v : h.recordedValues()) {
-            out.recordValueWithCount(v.getValueIteratedTo() + shift, v.getCountAtValueIteratedTo());
+            // saturating: a model without a steady state in practice (mm1-ld's service time at its capacity can pass
+            // Long.MAX_VALUE ns, which the histogram holds as that) must not wrap to a negative time
+            long value = v.getValueIteratedTo();
+            out.recordValueWithCount(value > Long.MAX_VALUE - shift ? Long.MAX_VALUE : value + shift, v.getCountAtValueIteratedTo());
         }
         return out;
     }
