@@ -9,6 +9,11 @@ import java.util.Map;
  * {@link #service()} is the demand a request brings to one core. With K = c no request is ever
  * slowed by another inside, so the model is M/G/c FCFS (M/G/1 with K = c = 1).
  *
+ * <p>With a {@code slice} (seconds, positive: the slices' mean length) the cores are not shared
+ * evenly at every instant but time-sliced, as an operating system's scheduler does: each request
+ * runs on a core for at most one slice and then queues again behind those that became ready
+ * ({@link TimeSlicedServer}); a slice of 0 is the processor sharing above, its limit.
+ *
  * <p>Capacity: min(K, c) / E[demand] requests per second, so an open model is stable below it.
  */
 public record ClientLimitedModel(Distribution service, int connections, int cores, double slice) implements ServiceTimeModel {
@@ -33,10 +38,6 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         this(service, connections, cores, 0);
     }
 
-    /** The same system with its cores time-sliced in slices of {@code slice} seconds (0: processor sharing). */
-    public ClientLimitedModel withSlice(double slice) {
-        return new ClientLimitedModel(service, connections, cores, slice);
-    }
 
     /** M/G/c FCFS: c connections to c cores. */
     public static ClientLimitedModel fcfs(Distribution service, int servers) {

@@ -7,11 +7,14 @@ import java.util.SplittableRandom;
  * A server of c cores that the operating system time-slices among the requests holding a
  * connection: a FIFO client queue in front of K connections; the requests holding one wait in a
  * FIFO run queue for a core, run on it for at most one slice, and go back to the tail of the run
- * queue (behind every request that became ready during their slice) while work remains. A slice
- * longer than every demand is FCFS on c cores; a slice tending to 0 is processor sharing. Between
- * the two lies a real server's scheduler, whose slice (Linux EEVDF's base slice, 0.75 ms times 1 +
- * log2 of the cpus) is about as long as a short query's demand: a request that finds the core busy
- * waits for the current slice, not only for a share of the core.
+ * queue (behind every request that became ready during their slice) while work remains. Each
+ * slice's length is exponential with the model's mean slice: a scheduler preempts at instants (its
+ * ticks, other threads' wake-ups) not in step with the requests, and a fixed slice would make a
+ * demand just over it wait a whole round for its small remainder, which no measured server showed.
+ * A mean slice far longer than every demand is FCFS on c cores; one tending to 0 is processor
+ * sharing. Between the two lies a real server's scheduler, whose slice (Linux EEVDF's base slice,
+ * 0.75 ms times 1 + log2 of the cpus) is about as long as a short query's demand: a request that
+ * finds the core busy waits for the current slice, not only for a share of the core.
  *
  * <p>A core whose run queue is empty when its slice ends keeps its request (no switch). The log's
  * {@code sent} is the instant a request took a connection.
@@ -21,7 +24,7 @@ final class TimeSlicedServer {
     private final int connections;
     private final int cores;
     private final double slice;
-    private final SplittableRandom serviceRandom;
+    private final SplittableRandom serviceRandom; // the demands and the slices' lengths
     private final ReplicationStatistics statistics;
 
     // the requests holding a connection, by slot: arrival, sent, remaining demand
@@ -112,8 +115,9 @@ final class TimeSlicedServer {
                 int slot = ready.poll();
                 running[i] = slot;
                 sliceStart[i] = t;
-                lastSlice[i] = remaining[slot] <= slice;
-                sliceEnd[i] = t + (lastSlice[i] ? remaining[slot] : slice);
+                double length = -slice * Math.log(1.0 - serviceRandom.nextDouble());
+                lastSlice[i] = remaining[slot] <= length;
+                sliceEnd[i] = t + (lastSlice[i] ? remaining[slot] : length);
             }
         }
     }

@@ -27,8 +27,8 @@ import java.util.StringJoiner;
  * requests that run's server answered alone ({@link ServedAlone}), which need no assumption about
  * sharing; their means interpolated in the server's busy fraction ({@link LoadDemand}) give the
  * demand's mean at any other load, and the fit run nearest in load its shape. A latency beside the
- * core (network, driver) is the lowest-rate run's mean less its server cpu per request, when the
- * server's cpu was sampled (else 0). The one parameter fitted is the slice: of {@link #SLICES},
+ * core (network, driver) is the fit runs' median of their served-alone mean less their server cpu
+ * per request, when the server's cpu was sampled (else 0). The one parameter fitted is the slice: of {@link #SLICES},
  * the one whose simulated fit runs are nearest the measured ones in KS distance, on average.
  *
  * <p>Not identified without K and c, without a fit run of {@link ServedAlone#MIN_REQUESTS}
@@ -37,7 +37,7 @@ import java.util.StringJoiner;
 final class TimeSlicedCandidate implements CandidateModel {
     static final String NAME = "client-slice";
     /** The slices tried, seconds: 0 is processor sharing; Linux's EEVDF base slice is 0.75 ms x (1 + log2 of the cpus, up to 8). */
-    static final double[] SLICES = {0, 0.25e-3, 0.5e-3, 0.75e-3, 1e-3, 1.5e-3, 2e-3, 3e-3, 4.5e-3, 6e-3};
+    static final double[] SLICES = {0, 0.25e-3, 0.5e-3, 0.75e-3, 1e-3, 1.25e-3, 1.5e-3, 1.75e-3, 2e-3, 2.5e-3, 3e-3, 4.5e-3, 6e-3};
     /** Customers simulated for each fit run and slice. */
     static final long FIT_CUSTOMERS = 40_000;
     /** The least spread of the slices' mean KS distances that identifies the slice. */
@@ -88,10 +88,7 @@ final class TimeSlicedCandidate implements CandidateModel {
             return unidentified(method, points, "no fit run has " + ServedAlone.MIN_REQUESTS + " requests its server answered alone"
                     + " (every run too loaded, or logs without send instants)");
         }
-        // the latency beside the core: the lowest-rate measured run's mean less its server's cpu per request (when sampled)
-        Shape lowest = shapes.get(0);
-        double cpu = lowest.run().serverWork().cpuSecondsPerRequest();
-        double latency = cpu > 0 ? Math.max(0, Math.min(lowest.alone().mean() - cpu, 0.5 * lowest.alone().mean())) : 0;
+        double latency = latency(shapes);
         List<Demand> demands = new ArrayList<>();
         for (Shape s : shapes) {
             Distribution demand = DemandModelFit.shift(s.alone(), latency);
@@ -156,6 +153,29 @@ final class TimeSlicedCandidate implements CandidateModel {
             return CandidateFit.unidentified(NAME, parameters(), fit);
         }
         return new CandidateFit(NAME, parameters(), fit, lambda -> models.open(lambda, slice), jobs -> models.closed(jobs, slice), errors);
+    }
+
+    /**
+     * The time beside the core (network, driver): the median over the runs whose server's cpu was
+     * sampled of their served-alone mean less their cpu per request, none below 0 (0 without a
+     * sampled run). The median, because a lightly loaded run's counter also carries the server's
+     * background work over few requests (its difference strays by a quarter of a millisecond where
+     * the busy runs' agree within a few tens of microseconds).
+     */
+    private static double latency(List<Shape> shapes) throws IOException {
+        List<Double> differences = new ArrayList<>();
+        for (Shape s : shapes) {
+            double cpu = s.run().serverWork().cpuSecondsPerRequest();
+            if (cpu > 0) {
+                differences.add(s.alone().mean() - cpu);
+            }
+        }
+        if (differences.isEmpty()) {
+            return 0;
+        }
+        double[] d = differences.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double median = d.length % 2 == 1 ? d[d.length / 2] : (d[d.length / 2 - 1] + d[d.length / 2]) / 2;
+        return Math.max(0, median);
     }
 
     /** A fit run and the weighted service times of its requests served alone. */
