@@ -6,6 +6,7 @@ import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.compare.Replications;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
+import io.queuelab.reports.data.MachineStalls;
 import io.queuelab.reports.data.SecondPass;
 import io.queuelab.reports.data.ServerTelemetry;
 import io.queuelab.reports.data.SteadyState;
@@ -189,6 +190,8 @@ final class ReportAnalysis {
     final Map<RunData, ResourceUse> resources = new LinkedHashMap<>();
     final List<Matched> matched = new ArrayList<>();
     final ClosedCurves closed;
+    /** The instants each run's client stopped with a request due and a connection free (none for a simulated run). */
+    final Map<RunData, MachineStalls> stalls = new LinkedHashMap<>();
 
     private ReportAnalysis(List<RunData> unordered) throws IOException {
         runs = unordered.stream().sorted(Comparator.comparing(RunData::simulated).thenComparing(BY_WORKLOAD)).toList();
@@ -216,8 +219,9 @@ final class ReportAnalysis {
             // the second and last read of each log: the steady state, and the arrivals of a run simulated trace-driven
             Optional<Planned> simulatedRun = plan.stream().filter(p -> p.measured() == r && p.twin().isEmpty()).findFirst();
             boolean traced = simulatedRun.isPresent() && traceable(r);
-            SecondPass pass = SecondPass.read(r, traced);
+            SecondPass pass = SecondPass.read(r, traced, r.simulated() ? 0 : SystemLimits.of(List.of(r), null, null).connections());
             steady.add(new SteadyPhases(r, pass.steadyState().phases()));
+            stalls.put(r, pass.stalls());
             if (simulatedRun.isPresent()) {
                 withModel.put(r, withFittedModel(r, pass.arrivalInstants()));
             }

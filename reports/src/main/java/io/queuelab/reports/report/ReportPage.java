@@ -8,6 +8,7 @@ import io.queuelab.core.telemetry.CpuSpeed;
 import io.queuelab.core.telemetry.ResourceUse;
 import io.queuelab.reports.compare.LittlesLawCheck;
 import io.queuelab.reports.compare.Verdict;
+import io.queuelab.reports.data.MachineStalls;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
 import io.queuelab.reports.data.ServerWork;
@@ -30,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The report's XHTML page, written from a {@link ReportAnalysis}: the sections in a fixed order
@@ -213,6 +215,7 @@ final class ReportPage {
                     Html.number(c.lagP999Nanos() / 1e3), arrivals.toString(),
                     Html.number(c.maxQueueLength()), Html.number(c.dropped()),
                     Html.number(c.cpuMicrosPerRequest()), Html.number(c.gcPauseSeconds()),
+                    Optional.ofNullable(analysis.stalls.get(r)).map(MachineStalls::describe).orElse("not read"),
                     r.manifest().flatMap(Manifest::placement).map(SummaryText::placement).orElse("cpus: not recorded")));
         }
         if (rows.isEmpty()) {
@@ -221,10 +224,13 @@ final class ReportPage {
         }
         body.table(List.of("run", "verdict", "lag p50 (us)", "lag p99 (us)", "lag p99.9 (us)",
                 "arrivals (scheduled of expected, KS test of realized gaps)", "longest queue", "dropped",
-                "client CPU (us/request)", "GC pauses (s)", "placement"), rows);
+                "client CPU (us/request)", "GC pauses (s)", "client stalls (nothing sent or completed with a request due)", "placement"), rows);
         body.paragraph("Schedule lag is dispatch minus intended instant outside warm-up. The KS test compares the realized"
                 + " inter-arrival gaps with Exp(rate); a phase fails it when D exceeds its limit, the tolerance "
-                + SelfCheck.KS_TOLERANCE + " plus the 1 % critical distance of its n gaps. The full self-check of a run is in"
+                + SelfCheck.KS_TOLERANCE + " plus the 1 % critical distance of its n gaps. A client stall is a gap of "
+                + MachineStalls.MIN_NANOS / 1_000_000 + " ms or more in which nothing was sent or completed though a request was due and"
+                + " a connection free: the client's process or machine did not run (with requests inside, the server completed"
+                + " nothing either: the whole machine stopped); the response times include it. The full self-check of a run is in"
                 + " its manifest.json and in 'queuelab summary'.");
     }
 

@@ -1,0 +1,34 @@
+package io.queuelab.reports.fit;
+
+import io.queuelab.reports.SimRuns;
+import io.queuelab.reports.data.RunData;
+import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.Distribution;
+import io.queuelab.sim.FittedModel;
+import io.queuelab.sim.LoadDependentModel;
+import io.queuelab.sim.MM1Model;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A prediction of a model that keeps no steady state on a run's time scale is "unstable", never a crash or a number. */
+class RunPredictionTest {
+
+    @Test
+    void aModelWhoseResponsesPassADayPredictsNoSteadyState(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        SimRuns.write(run, new MM1Model(Distribution.exponential(0.002)), ArrivalProcess.open(200), 5_000, 1);
+        RunData measured = RunData.read(run);
+        // the load-dependent M/M/1 with p = 0.99: the service time nearly doubles with every job inside, up to 200 jobs
+        // (as a fit of a demo's range sweep gave it); its responses pass Long.MAX_VALUE ns, which a histogram cannot compare
+        RunPrediction wild = RunPrediction.open("run", measured, new FittedModel("mm1-ld", LoadDependentModel.exponential(0.002, 0.99, 200),
+                0.001), 1);
+        assertTrue(wild.unstable(), () -> "predicted mean " + wild.predictedMean());
+        RunPrediction sane = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(0.002)), 0), 1);
+        assertFalse(sane.unstable());
+    }
+}
