@@ -4,20 +4,20 @@ import java.util.function.IntToDoubleFunction;
 
 /**
  * The server simulation that runs a model, named by the model itself ({@link Model#engine()}), so
- * that nothing chooses an engine by testing the model's type. There are three: one FCFS server
+ * that nothing chooses an engine by testing the model's type. There are two: one FCFS server
  * simulated by the exact start = max(ready, free) recursion ({@link FcfsServer}: the M/M/1 model,
  * and the dirty-page-buffer model with its network delay before the queue and its flushes),
  * one shared server simulated with virtual time ({@link SharedServer}: M/M/1-PS, the load-dependent
  * model with its speed per population and its capacity, and the client-limited system, a FIFO
  * client queue in front of K connections to a server of c cores, which is also M/G/1 and M/G/c
- * FCFS when K = c), and the client-limited system whose cores are time-sliced in slices of a
- * given length ({@link TimeSlicedServer}).
+ * FCFS when K = c; or, with its cores time-sliced in slices of a given mean length,
+ * {@link TimeSlicedServer}).
  *
  * <p>Guarantees: an engine is immutable and holds only the model's parameters, so one engine runs
  * any number of replications, in parallel; each {@link #run} builds its own server state and draws
  * only from the replication's {@link Streams}. Engines are built and run only inside this package.
  */
-public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing, Engine.TimeSliced {
+public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing {
 
     private Engine() {
     }
@@ -39,7 +39,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
 
     /** One processor-sharing server of unbounded capacity: n requests present each progress at 1/n. */
     static Engine processorSharing(Distribution service) {
-        return new ProcessorSharing(service, Integer.MAX_VALUE, null, 1, false, "arrival (processor sharing serves at once)");
+        return new ProcessorSharing(service, Integer.MAX_VALUE, null, 1, false, "arrival (processor sharing serves at once)", 0);
     }
 
     /**
@@ -48,7 +48,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      */
     static Engine processorSharing(Distribution service, int capacity, IntToDoubleFunction speed) {
         return new ProcessorSharing(service, capacity, java.util.Objects.requireNonNull(speed, "speed"), 1, false,
-                "arrival (processor sharing serves at once)");
+                "arrival (processor sharing serves at once)", 0);
     }
 
     /**
@@ -56,7 +56,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      * cores shared by the requests holding a connection (each gets min(1, cores/n) of a core).
      */
     static Engine clientLimited(Distribution demand, int connections, int cores) {
-        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION);
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, 0);
     }
 
     /**
@@ -64,7 +64,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      * requests holding a connection, {@code slice} seconds at a time ({@link TimeSlicedServer}).
      */
     static Engine timeSliced(Distribution demand, int connections, int cores, double slice) {
-        return new TimeSliced(demand, connections, cores, slice);
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, slice);
     }
 
     private static final String TOOK_A_CONNECTION = "the request took a connection (left the client's queue)";
@@ -108,23 +108,25 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         }
     }
 
-    /** The parameters of {@link SharedServer}. */
+    /** The parameters of {@link SharedServer}, and of {@link TimeSlicedServer} when the cores are time-sliced. */
     static final class ProcessorSharing extends Engine {
         final Distribution service;
         final int capacity;
         final IntToDoubleFunction speed; // null: each of n inside progresses at min(1, cores/n)
         final int cores;
         final boolean queueWhenFull;     // false: an arrival beyond the capacity is refused
+        final double slice;              // 0: shared at every instant; else the cores' mean time slice (queueWhenFull, no speed)
         private final String sentMeans;
 
         private ProcessorSharing(Distribution service, int capacity, IntToDoubleFunction speed, int cores, boolean queueWhenFull,
-                                 String sentMeans) {
+                                 String sentMeans, double slice) {
             this.service = java.util.Objects.requireNonNull(service, "service");
             this.capacity = capacity;
             this.speed = speed;
             this.cores = cores;
             this.queueWhenFull = queueWhenFull;
             this.sentMeans = sentMeans;
+            this.slice = slice;
         }
 
         @Override
@@ -139,37 +141,11 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
 
         @Override
         void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
-            new SharedServer(this, streams, statistics).run(arrivals);
-        }
-    }
-
-    /** The parameters of {@link TimeSlicedServer}. */
-    static final class TimeSliced extends Engine {
-        final Distribution service;
-        final int connections;
-        final int cores;
-        final double slice;
-
-        private TimeSliced(Distribution service, int connections, int cores, double slice) {
-            this.service = java.util.Objects.requireNonNull(service, "service");
-            this.connections = connections;
-            this.cores = cores;
-            this.slice = slice;
-        }
-
-        @Override
-        boolean flushes() {
-            return false;
-        }
-
-        @Override
-        String sentMeans() {
-            return TOOK_A_CONNECTION;
-        }
-
-        @Override
-        void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
-            new TimeSlicedServer(this, streams, statistics).run(arrivals);
+            if (slice > 0) {
+                new TimeSlicedServer(this, streams, statistics).run(arrivals);
+            } else {
+                new SharedServer(this, streams, statistics).run(arrivals);
+            }
         }
     }
 }

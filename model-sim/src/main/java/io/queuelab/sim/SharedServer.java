@@ -34,10 +34,8 @@ final class SharedServer {
     private int freeCount;
     private int slotsUsed;
 
-    // the client's FIFO queue of arrival instants, a ring that grows when full
-    private double[] queue = new double[64];
-    private int head;
-    private int queued;
+    // the client's FIFO queue of arrival instants
+    private final DoubleFifo queue = new DoubleFifo();
 
     SharedServer(Engine.ProcessorSharing server, Streams streams, ReplicationStatistics statistics) {
         service = server.service;
@@ -81,7 +79,7 @@ final class SharedServer {
                     enter(tags, v, t, t);
                     n++;
                 } else if (queueWhenFull) {
-                    offer(t);
+                    queue.add(t);
                 } else {
                     statistics.dropped(t);
                     arrivals.answered(t); // a refused closed job thinks and tries again
@@ -95,8 +93,8 @@ final class SharedServer {
                 double sent = slotSent[slot];
                 release(slot);
                 n--;
-                if (queued > 0) {
-                    enter(tags, v, poll(), t); // the freed place takes the oldest waiting request
+                if (!queue.isEmpty()) {
+                    enter(tags, v, queue.poll(), t); // the freed place takes the oldest waiting request
                     n++;
                 } else if (n == 0) {
                     v = 0; // nothing holds a tag: restart virtual time to keep its precision
@@ -128,25 +126,5 @@ final class SharedServer {
             freeSlots = Arrays.copyOf(freeSlots, Math.max(64, 2 * freeCount));
         }
         freeSlots[freeCount++] = slot;
-    }
-
-    private void offer(double arrival) {
-        if (queued == queue.length) {
-            double[] grown = new double[2 * queue.length];
-            for (int i = 0; i < queued; i++) {
-                grown[i] = queue[(head + i) % queue.length];
-            }
-            queue = grown;
-            head = 0;
-        }
-        queue[(head + queued) % queue.length] = arrival;
-        queued++;
-    }
-
-    private double poll() {
-        double a = queue[head];
-        head = (head + 1) % queue.length;
-        queued--;
-        return a;
     }
 }

@@ -35,11 +35,9 @@ final class TimeSlicedServer {
     private int freeCount;
     private int slotsUsed;
 
-    // the run queue (slots) and the client's queue (arrival instants), rings that grow when full
-    private final IntRing ready = new IntRing();
-    private double[] waiting = new double[64];
-    private int waitingHead;
-    private int waitingCount;
+    // the run queue (slots) and the client's queue (arrival instants)
+    private final DoubleFifo ready = new DoubleFifo();
+    private final DoubleFifo waiting = new DoubleFifo();
 
     // each core's request (-1: idle) and the instant its slice ends
     private final int[] running;
@@ -47,9 +45,9 @@ final class TimeSlicedServer {
     private final double[] sliceStart;
     private final boolean[] lastSlice; // the slice ends the request's demand (no rounding decides it)
 
-    TimeSlicedServer(Engine.TimeSliced server, Streams streams, ReplicationStatistics statistics) {
+    TimeSlicedServer(Engine.ProcessorSharing server, Streams streams, ReplicationStatistics statistics) {
         service = server.service;
-        connections = server.connections;
+        connections = server.capacity;
         cores = server.cores;
         slice = server.slice;
         serviceRandom = streams.service();
@@ -83,7 +81,7 @@ final class TimeSlicedServer {
                     holding++;
                     dispatch(nextArrival);
                 } else {
-                    offer(nextArrival);
+                    waiting.add(nextArrival);
                 }
                 continue;
             }
@@ -97,8 +95,8 @@ final class TimeSlicedServer {
                 double a = arrival[slot], s = sent[slot];
                 release(slot);
                 holding--;
-                if (waitingCount > 0) {
-                    take(poll(), t); // the freed connection goes to the oldest waiting request
+                if (!waiting.isEmpty()) {
+                    take(waiting.poll(), t); // the freed connection goes to the oldest waiting request
                     holding++;
                 }
                 statistics.answered(a, s, t);
@@ -112,7 +110,7 @@ final class TimeSlicedServer {
     private void dispatch(double t) {
         for (int i = 0; i < cores && !ready.isEmpty(); i++) {
             if (running[i] < 0) {
-                int slot = ready.poll();
+                int slot = (int) ready.poll();
                 running[i] = slot;
                 sliceStart[i] = t;
                 double length = -slice * Math.log(1.0 - serviceRandom.nextDouble());
@@ -144,56 +142,5 @@ final class TimeSlicedServer {
 
     private void release(int slot) {
         freeSlots[freeCount++] = slot;
-    }
-
-    private void offer(double arrivedAt) {
-        if (waitingCount == waiting.length) {
-            double[] grown = new double[2 * waiting.length];
-            for (int i = 0; i < waitingCount; i++) {
-                grown[i] = waiting[(waitingHead + i) % waiting.length];
-            }
-            waiting = grown;
-            waitingHead = 0;
-        }
-        waiting[(waitingHead + waitingCount) % waiting.length] = arrivedAt;
-        waitingCount++;
-    }
-
-    private double poll() {
-        double a = waiting[waitingHead];
-        waitingHead = (waitingHead + 1) % waiting.length;
-        waitingCount--;
-        return a;
-    }
-
-    /** A FIFO of ints that grows when full. */
-    private static final class IntRing {
-        private int[] values = new int[64];
-        private int head;
-        private int count;
-
-        void add(int v) {
-            if (count == values.length) {
-                int[] grown = new int[2 * values.length];
-                for (int i = 0; i < count; i++) {
-                    grown[i] = values[(head + i) % values.length];
-                }
-                values = grown;
-                head = 0;
-            }
-            values[(head + count) % values.length] = v;
-            count++;
-        }
-
-        int poll() {
-            int v = values[head];
-            head = (head + 1) % values.length;
-            count--;
-            return v;
-        }
-
-        boolean isEmpty() {
-            return count == 0;
-        }
     }
 }
