@@ -38,7 +38,6 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         this(service, connections, cores, 0);
     }
 
-
     /** M/G/c FCFS: c connections to c cores. */
     public static ClientLimitedModel fcfs(Distribution service, int servers) {
         return new ClientLimitedModel(service, servers, servers);

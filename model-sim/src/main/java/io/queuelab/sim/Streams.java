@@ -8,10 +8,11 @@ import java.util.SplittableRandom;
  * (an open and a trace-driven run of the same seed share their service times).
  */
 record Streams(SplittableRandom arrivals, SplittableRandom service, SplittableRandom delay,
-               SplittableRandom pages, SplittableRandom think) {
+               SplittableRandom pages, SplittableRandom think, SplittableRandom slices) {
 
     static Streams of(SplittableRandom replication) {
+        // a new stream is split last, so the earlier ones draw what they drew before it existed
         return new Streams(replication.split(), replication.split(), replication.split(),
-                replication.split(), replication.split());
+                replication.split(), replication.split(), replication.split());
     }
 }

@@ -24,7 +24,8 @@ final class TimeSlicedServer {
     private final int connections;
     private final int cores;
     private final double slice;
-    private final SplittableRandom serviceRandom; // the demands and the slices' lengths
+    private final SplittableRandom serviceRandom;
+    private final SplittableRandom sliceRandom; // its own stream: every slice draws the same demands (common random numbers)
     private final ReplicationStatistics statistics;
 
     // the requests holding a connection, by slot: arrival, sent, remaining demand
@@ -42,7 +43,7 @@ final class TimeSlicedServer {
     // each core's request (-1: idle) and the instant its slice ends
     private final int[] running;
     private final double[] sliceEnd;
-    private final double[] sliceStart;
+    private final double[] sliceLength;
     private final boolean[] lastSlice; // the slice ends the request's demand (no rounding decides it)
 
     TimeSlicedServer(Engine.ProcessorSharing server, Streams streams, ReplicationStatistics statistics) {
@@ -51,11 +52,12 @@ final class TimeSlicedServer {
         cores = server.cores;
         slice = server.slice;
         serviceRandom = streams.service();
+        sliceRandom = streams.slices();
         this.statistics = statistics;
         running = new int[cores];
         Arrays.fill(running, -1);
         sliceEnd = new double[cores];
-        sliceStart = new double[cores];
+        sliceLength = new double[cores];
         lastSlice = new boolean[cores];
     }
 
@@ -87,7 +89,7 @@ final class TimeSlicedServer {
             }
             double t = nextEnd;
             int slot = running[core];
-            remaining[slot] -= t - sliceStart[core];
+            remaining[slot] = Math.max(0, remaining[slot] - sliceLength[core]); // the length drawn, not t - start, which rounds
             running[core] = -1;
             if (!lastSlice[core]) {
                 ready.add(slot); // behind every request that became ready during its slice
@@ -112,10 +114,10 @@ final class TimeSlicedServer {
             if (running[i] < 0) {
                 int slot = (int) ready.poll();
                 running[i] = slot;
-                sliceStart[i] = t;
-                double length = -slice * Math.log(1.0 - serviceRandom.nextDouble());
+                double length = -slice * Math.log(1.0 - sliceRandom.nextDouble());
                 lastSlice[i] = remaining[slot] <= length;
-                sliceEnd[i] = t + (lastSlice[i] ? remaining[slot] : length);
+                sliceLength[i] = lastSlice[i] ? remaining[slot] : length;
+                sliceEnd[i] = t + sliceLength[i];
             }
         }
     }

@@ -52,8 +52,8 @@ class TimeSlicedServerTest {
     }
 
     @Test
-    void aLoneRequestRunsItsDemandThroughItsSlices() throws Exception {
-        // nobody else inside: a preempted request is the only one ready and runs on, so it leaves after its demand
+    void aLoneRequestLosesNoWorkAcrossItsSlices() throws Exception {
+        // nobody else inside: a preempted request is the only one ready and runs on, so it leaves after exactly its demand
         var model = new ClientLimitedModel(Distribution.deterministic(1.0), 8, 1, 0.01);
         SimulationResult r = Simulation.of(model, ArrivalProcess.traceSeconds(new double[] {0, 5})).removeWarmup(false).run();
         assertEquals(1.0, r.meanResponse().value(), 1e-9);

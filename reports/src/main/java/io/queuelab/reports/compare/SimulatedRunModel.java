@@ -38,6 +38,8 @@ public record SimulatedRunModel(Model model, ArrivalProcess workload) {
                         p.capacity() == null ? LoadDependentModel.DEFAULT_CAPACITY : p.capacity());
                 case "client-ps" -> new ClientLimitedModel(distribution(p.service()), p.connections() == null ? 0 : p.connections(),
                         p.cores() == null ? 0 : p.cores());
+                case "client-slice" -> new ClientLimitedModel(distribution(p.service()), p.connections() == null ? 0 : p.connections(),
+                        p.cores() == null ? 0 : p.cores(), number(p.sliceSeconds()));
                 case "dpb" -> new DirtyPageBufferModel(distribution(p.networkDelay()), distribution(p.processing()),
                         p.bufferPages() == null ? 0 : p.bufferPages(), distribution(p.dirtyPage()));
                 default -> null;

@@ -19,9 +19,9 @@ import java.util.Locale;
  *
  * <p>Guarantee: only gaps that begin after the first measured request is due (outside warm-up) are reported, in
  * order, each with the requests inside at its start; a log without send instants, or with K
- * unknown (0), has none.
+ * unknown (0), is not judged ({@link #judged} false), which is not the same as none found.
  */
-public record MachineStalls(List<Stall> stalls) {
+public record MachineStalls(List<Stall> stalls, boolean judged) {
     /** The shortest gap reported: longer than a timed wake-up's tail or a young GC here, by far. */
     public static final long MIN_NANOS = 20_000_000L;
 
@@ -55,6 +55,9 @@ public record MachineStalls(List<Stall> stalls) {
         private long origin = Long.MAX_VALUE; // the first measured request's intended instant
 
         void add(RequestSource in) {
+            if (in.intended() == LogFormat.NONE) {
+                return; // a record with no instant it was due at says nothing of when the client had to send
+            }
             if (!in.warmup()) {
                 origin = Math.min(origin, in.intended());
             }
@@ -73,7 +76,7 @@ public record MachineStalls(List<Stall> stalls) {
 
         MachineStalls finish(int connections) {
             if (connections < 1 || s == 0 || origin == Long.MAX_VALUE) {
-                return new MachineStalls(List.of());
+                return new MachineStalls(List.of(), false);
             }
             long[] sent = Arrays.copyOf(sends, s), done = Arrays.copyOf(completions, c), dueAt = Arrays.copyOf(due, s);
             Arrays.sort(sent);
@@ -94,7 +97,7 @@ public record MachineStalls(List<Stall> stalls) {
                     stalls.add(new Stall(from, next - from, inside));
                 }
             }
-            return new MachineStalls(stalls);
+            return new MachineStalls(stalls, true);
         }
     }
 
@@ -102,8 +105,11 @@ public record MachineStalls(List<Stall> stalls) {
         return n < a.length ? a : Arrays.copyOf(a, 2 * a.length);
     }
 
-    /** "none", or "2: 79.1 ms at 5.58 s (1 inside), 21.0 ms at 9.10 s (0 inside)". */
+    /** "not judged ...", "none", or "2: 77.6 ms at 5.58 s (1 inside), 29.7 ms at 9.58 s (3 inside)" (the instants on the log's clock). */
     public String describe() {
+        if (!judged) {
+            return "not judged (no open run's connection count, or no send instants)";
+        }
         if (stalls.isEmpty()) {
             return "none";
         }

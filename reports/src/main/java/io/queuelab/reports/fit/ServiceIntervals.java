@@ -9,12 +9,14 @@ import java.util.Arrays;
 
 /**
  * The service interval [sent, completed] of every request of a log that has both instants, in log
- * order, and whether each is a measured one (successful, after warm-up): what the client's
- * connection count and the requests' demands are read from. Empty for a log without send instants.
+ * order, with its intended instant and whether it is a measured one (successful, after warm-up):
+ * what the client's connection count and the requests' demands are read from. Empty for a log
+ * without send instants.
  */
-record ServiceIntervals(long[] sent, long[] completed, boolean[] measured) {
+record ServiceIntervals(long[] intended, long[] sent, long[] completed, boolean[] measured) {
 
     static ServiceIntervals of(RunData run) throws IOException {
+        long[] intended = new long[1024];
         long[] sent = new long[1024];
         long[] completed = new long[1024];
         boolean[] measured = new boolean[1024];
@@ -25,17 +27,20 @@ record ServiceIntervals(long[] sent, long[] completed, boolean[] measured) {
                     continue;
                 }
                 if (n == sent.length) {
+                    intended = Arrays.copyOf(intended, 2 * n);
                     sent = Arrays.copyOf(sent, 2 * n);
                     completed = Arrays.copyOf(completed, 2 * n);
                     measured = Arrays.copyOf(measured, 2 * n);
                 }
+                intended[n] = in.intended();
                 sent[n] = in.sent();
                 completed[n] = in.completed();
                 measured[n] = in.outcome() == LogFormat.OK && !in.warmup();
                 n++;
             }
         }
-        return new ServiceIntervals(Arrays.copyOf(sent, n), Arrays.copyOf(completed, n), Arrays.copyOf(measured, n));
+        return new ServiceIntervals(Arrays.copyOf(intended, n), Arrays.copyOf(sent, n), Arrays.copyOf(completed, n),
+                Arrays.copyOf(measured, n));
     }
 
     int size() {

@@ -70,13 +70,19 @@ public record SystemLimits(int connections, String connectionsSource, int cores,
 
     /** K of one run: its configuration, or the most concurrent requests its log shows. */
     static int connectionsOf(RunData run) throws IOException {
+        int configured = configuredConnections(run);
+        return configured > 0 ? configured : ServiceIntervals.of(run).maxConcurrency();
+    }
+
+    /** K as an open run's manifest configured it (its workers, or an asynchronous client's in-flight bound); 0 without one. */
+    public static int configuredConnections(RunData run) {
         Manifest manifest = run.manifest().orElse(null);
         LoadConfig config = manifest == null ? null : manifest.config().orElse(null);
         if (config != null && !config.closedLoop()) {
             boolean async = manifest.backend().map(b -> "async".equals(b.kind())).orElse(false);
             return async ? config.inFlightBound() : config.workers();
         }
-        return ServiceIntervals.of(run).maxConcurrency();
+        return 0;
     }
 
     @Override

@@ -32,7 +32,9 @@ import java.util.StringJoiner;
  * the one whose simulated fit runs are nearest the measured ones in KS distance, on average.
  *
  * <p>Not identified without K and c, without a fit run of {@link ServedAlone#MIN_REQUESTS}
- * requests served alone, or when the fit runs' distributions do not tell the slices apart.
+ * requests served alone, with a fit run beyond the capacity its demand gives (the whole fit, not
+ * that run alone: it has no steady state to compare), or when the fit runs' distributions do not
+ * tell the slices apart.
  */
 final class TimeSlicedCandidate implements CandidateModel {
     static final String NAME = "client-slice";
@@ -97,6 +99,13 @@ final class TimeSlicedCandidate implements CandidateModel {
         LoadDemand load = new LoadDemand(demands.stream().map(Demand::point).toList(), c);
         Models models = new Models(demands, load, k, c, latency);
 
+        // stability does not depend on the slice: a fit run beyond the capacity its demand gives leaves no steady state to fit
+        for (RunData r : data.runs()) {
+            if (!models.open(r.arrivalRate(), 0).stableAt(r.arrivalRate())) {
+                return unidentified(method, points, String.format(Locale.ROOT, "the fit run %s (%.4g/s) is beyond the capacity its"
+                        + " served-alone demand gives (%s)", r.name(), r.arrivalRate(), load.describe()));
+            }
+        }
         // the slice: the one whose simulated fit runs are nearest the measured ones (mean KS distance)
         double[] score = new double[SLICES.length];
         List<List<FittedModel.Prediction>> predictions = new ArrayList<>();
@@ -106,18 +115,13 @@ final class TimeSlicedCandidate implements CandidateModel {
             double sum = 0;
             for (RunData r : data.runs()) {
                 FittedModel m = models.open(r.arrivalRate(), SLICES[i]);
-                if (!m.stableAt(r.arrivalRate())) {
-                    sum = Double.POSITIVE_INFINITY;
-                    atSlice.add(null);
-                    continue;
-                }
                 FittedModel.Prediction p = m.predict(ArrivalProcess.open(r.arrivalRate()), FIT_CUSTOMERS, 2, data.seed());
                 sum += Distances.between(r.responseNanos(), p.responseNanos()).ks();
                 atSlice.add(p);
             }
             score[i] = sum / data.runs().size();
             predictions.add(atSlice);
-            if (Double.isFinite(score[i]) && (best < 0 || score[i] < score[best])) {
+            if (best < 0 || score[i] < score[best]) {
                 best = i;
             }
         }
@@ -125,11 +129,7 @@ final class TimeSlicedCandidate implements CandidateModel {
         for (int i = 0; i < SLICES.length; i++) {
             table.add(String.format(Locale.ROOT, "%s %.3f", sliceName(SLICES[i]), score[i]));
         }
-        if (best < 0) {
-            return unidentified(method, points, String.format(Locale.ROOT, "a fit run is beyond the capacity its served-alone demand"
-                    + " gives (%s)", load.describe()));
-        }
-        double worst = java.util.Arrays.stream(score).filter(Double::isFinite).max().orElseThrow();
+        double worst = java.util.Arrays.stream(score).max().orElseThrow();
         double slice = SLICES[best];
         List<Residual> residuals = new ArrayList<>();
         double[] errors = new double[points.size()];
@@ -145,7 +145,7 @@ final class TimeSlicedCandidate implements CandidateModel {
                 .require(worst - score[best] >= MIN_KS_SPREAD, String.format(Locale.ROOT, "the fit runs' distributions do not tell the"
                         + " slices apart (mean KS %.3f to %.3f over %s)", score[best], worst, slices()))
                 .residuals(points, residuals);
-        List<Parameter> parameters = List.of(Parameter.of("slice", slice, "s"), Parameter.of("E[D]", load.median(), "s"),
+        List<Parameter> parameters = List.of(Parameter.of("slice", slice, "s"), Parameter.of("median E[D]", load.median(), "s"),
                 Parameter.of("latency", latency, "s"), Parameter.of("c", c, "cores"), Parameter.of("K", k, "connections"));
         MeanCurve curve = MeanCurve.of(models, slice, data.seed());
         ModelFit fit = new ModelFit(description(), method, parameters, residuals, curve::meanResponse, checks.result());

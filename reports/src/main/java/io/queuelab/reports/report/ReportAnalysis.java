@@ -219,7 +219,8 @@ final class ReportAnalysis {
             // the second and last read of each log: the steady state, and the arrivals of a run simulated trace-driven
             Optional<Planned> simulatedRun = plan.stream().filter(p -> p.measured() == r && p.twin().isEmpty()).findFirst();
             boolean traced = simulatedRun.isPresent() && traceable(r);
-            SecondPass pass = SecondPass.read(r, traced, r.simulated() ? 0 : SystemLimits.of(List.of(r), null, null).connections());
+            // K as the run configured it: one inferred from the log's own concurrency would make "a connection free" hold always
+            SecondPass pass = SecondPass.read(r, traced, r.simulated() ? 0 : SystemLimits.configuredConnections(r));
             steady.add(new SteadyPhases(r, pass.steadyState().phases()));
             stalls.put(r, pass.stalls());
             if (simulatedRun.isPresent()) {

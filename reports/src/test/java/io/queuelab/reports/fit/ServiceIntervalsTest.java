@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** The connections a log shows in use at once (K of a CSV log), counted from its send and completion instants. */
 class ServiceIntervalsTest {
     private static int most(long[] sent, long[] completed) {
-        return new ServiceIntervals(sent, completed, new boolean[sent.length]).maxConcurrency();
+        return new ServiceIntervals(sent.clone(), sent, completed, new boolean[sent.length]).maxConcurrency();
     }
 
     @Test

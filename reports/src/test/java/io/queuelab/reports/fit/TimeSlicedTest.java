@@ -65,6 +65,22 @@ class TimeSlicedTest {
     }
 
     @Test
+    void aRequestAloneBecauseNothingWasSentInAPauseIsNotADemand(@TempDir Path dir) throws Exception {
+        // a request every 4 ms served in 1 ms, alone; one of them held 100 ms by a pause of the machine while 24 others fell
+        // due and were sent only after it: weighted by exp(250/s x 0.1 s) = 7e10 it would be the whole demand
+        StringBuilder csv = new StringBuilder("intended_ms,sent_ms,completed_ms,outcome\n");
+        for (int n = 0; n < 1000; n++) {
+            double due = 4.0 * n;
+            double sent = due > 2000 && due < 2100 ? 2100 : due;
+            double completed = due == 2000 ? 2100 : sent == 2100 ? 2100 + 1.0 * (n - 500) : sent + 1;
+            csv.append(due).append(',').append(sent).append(',').append(completed).append(",ok\n");
+        }
+        java.nio.file.Files.writeString(dir.resolve("paused.csv"), csv);
+        Distribution alone = ServedAlone.of(RunData.read(dir.resolve("paused.csv")), 10_000).orElseThrow();
+        assertEquals(0.001, alone.mean(), 1e-6, "the requests served alone take 1 ms; the paused one is not among them");
+    }
+
+    @Test
     void aRunWithTooFewRequestsServedAloneGivesNoDemand(@TempDir Path dir) throws Exception {
         Path run = dir.resolve("closed");
         SimRuns.write(run, new ClientLimitedModel(TIGHT, K, 1), ArrivalProcess.closed(4), 5_000, 6);
