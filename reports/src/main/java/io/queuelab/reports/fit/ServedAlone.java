@@ -76,10 +76,10 @@ final class ServedAlone {
             weights[i] = Math.exp(lambda * (values[i] - values[0]));
             total += weights[i];
         }
-        // every value as many times as its share of maxValues, the fractions carried on (no randomness)
         if (!Double.isFinite(total)) {
             return Optional.empty();
         }
+        // every value as many times as its share of maxValues, the fractions carried on (no randomness)
         double[] out = new double[maxValues];
         int m = 0;
         double carried = 0;

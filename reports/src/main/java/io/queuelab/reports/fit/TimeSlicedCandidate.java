@@ -28,8 +28,9 @@ import java.util.StringJoiner;
  * sharing; their means interpolated in the server's busy fraction ({@link LoadDemand}) give the
  * demand's mean at any other load, and the fit run nearest in load its shape. A latency beside the
  * core (network, driver) is the fit runs' median of their served-alone mean less their server cpu
- * per request, when the server's cpu was sampled (else 0). The one parameter fitted is the slice: of {@link #SLICES},
- * the one whose simulated fit runs are nearest the measured ones in KS distance, on average.
+ * per request, when the server's cpu was sampled (else 0). The one parameter fitted is the slice:
+ * of {@link #SLICES}, the one whose simulated fit runs are nearest the measured ones in KS
+ * distance, on average.
  *
  * <p>Not identified without K and c, without a fit run of {@link ServedAlone#MIN_REQUESTS}
  * requests served alone, with a fit run beyond the capacity its demand gives (the whole fit, not
