@@ -23,6 +23,8 @@ public final class CpuTimeProbe {
 
     /** The client-limited system of validate's benchmark: 8 connections, 2 cores, a shifted-exponential demand of mean 2 ms. */
     static final Model CLIENT_PS = new ClientLimitedModel(Distribution.shiftedExponential(0.0005, 0.0015), 8, 2);
+    /** The same system time-sliced in slices of 1.5 ms on average (client-slice, the slice fitted on the demo's server). */
+    static final Model CLIENT_SLICE = new ClientLimitedModel(Distribution.shiftedExponential(0.0005, 0.0015), 8, 2, 0.0015);
 
     public static void main(String[] args) throws Exception {
         int customers = 5_000_000;
@@ -31,6 +33,7 @@ public final class CpuTimeProbe {
             probe("mm1 (rho 0.8)", MM1Model.exponential(0.01), 80, customers, round, report);
             probe("dpb (Table 1, lambda 25)", DirtyPageBufferModel.table1(), 25, customers, round, report);
             probe("client-ps (K 8, c 2, rho 0.8)", CLIENT_PS, 800, customers, round, report);
+            probe("client-slice (1.5 ms)", CLIENT_SLICE, 800, customers, round, report);
         }
     }
 
