@@ -3,6 +3,7 @@ package io.queuelab.reports.data;
 import io.queuelab.core.telemetry.CpuSpeed;
 import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.core.telemetry.ResourceUse;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,9 +70,8 @@ public record ServerWork(double cpuUnitNanos, double cpuSecondsPerRequest) {
     }
 
     private static double median(List<ServerWork> runs, ToDoubleFunction<ServerWork> figure) {
-        double[] v = runs.stream().mapToDouble(figure).filter(Double::isFinite).sorted().toArray();
-        int n = v.length;
-        return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        // Commons Math's median of none is NaN, of an even count the mean of the middle two
+        return new Median().evaluate(runs.stream().mapToDouble(figure).filter(Double::isFinite).toArray());
     }
 
     /** Whether anything is known. */

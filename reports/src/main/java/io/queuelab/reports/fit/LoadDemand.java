@@ -1,6 +1,7 @@
 package io.queuelab.reports.fit;
 
 import io.queuelab.reports.data.RunData;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -112,8 +113,7 @@ public record LoadDemand(List<Point> points, int cores) {
 
     /** The median of the runs' cpu per request. */
     public double median() {
-        double[] v = points.stream().mapToDouble(Point::cpuSecondsPerRequest).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return new Median().evaluate(points.stream().mapToDouble(Point::cpuSecondsPerRequest).toArray());
     }
 
     /** "2.410 ms at 12 % busy, ..." for the fit's method line. */

@@ -6,6 +6,7 @@ import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.ClientLimitedModel;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.FittedModel;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -174,9 +175,7 @@ final class TimeSlicedCandidate implements CandidateModel {
         if (differences.isEmpty()) {
             return 0;
         }
-        double[] d = differences.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        double median = d.length % 2 == 1 ? d[d.length / 2] : (d[d.length / 2 - 1] + d[d.length / 2]) / 2;
-        return Math.max(0, median);
+        return Math.max(0, new Median().evaluate(differences.stream().mapToDouble(Double::doubleValue).toArray()));
     }
 
     /** A fit run and the weighted service times of its requests served alone. */
