@@ -112,20 +112,24 @@ final class DemandCurve {
 
     /** Mean response time (s) at {@code lambda} with the demand scaled by {@code s}; NaN beyond the table. */
     double meanResponse(double lambda, double s) {
-        double rho = utilization(lambda, s);
-        if (!(rho <= MAX_RHO)) {
-            return Double.NaN;
-        }
-        return s * interpolate(h, rho) / (1 - rho);
+        return s * meanResponse(rho, h, utilization(lambda, s));
     }
 
     /** The simulation's relative standard error of the mean at that point. */
     double relativeError(double lambda, double s) {
         double rho = Math.min(utilization(lambda, s), MAX_RHO);
-        return interpolate(relativeError, rho);
+        return interpolate(this.rho, relativeError, rho);
     }
 
-    private double interpolate(double[] values, double at) {
+    /**
+     * The mean response at utilization {@code at} of the table {@code h} = R (1 - rho) at the
+     * utilizations {@code grid} (ascending, ending at {@link #MAX_RHO}); NaN beyond it.
+     */
+    static double meanResponse(double[] grid, double[] h, double at) {
+        return at <= MAX_RHO ? interpolate(grid, h, at) / (1 - at) : Double.NaN;
+    }
+
+    private static double interpolate(double[] rho, double[] values, double at) {
         if (at <= rho[0]) {
             return values[0]; // below 2 % nothing queues: h is flat there
         }

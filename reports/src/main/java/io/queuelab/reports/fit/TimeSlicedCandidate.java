@@ -209,7 +209,7 @@ final class TimeSlicedCandidate implements CandidateModel {
     /**
      * The model's mean response by arrival rate, for the report's curve: simulated once at the
      * loads of {@link DemandCurve#RHO} (the rate of busy fraction U is U c / D(U)), interpolated
-     * in R (1 - U) between them.
+     * in R (1 - U) between them as {@link DemandCurve} does.
      */
     private record MeanCurve(LoadDemand load, double[] busy, double[] h) {
         static MeanCurve of(Models models, double slice, long seed) throws IOException {
@@ -224,19 +224,7 @@ final class TimeSlicedCandidate implements CandidateModel {
         }
 
         double meanResponse(double lambda) {
-            double u = load.busyAt(lambda);
-            if (!(u <= DemandCurve.MAX_RHO)) {
-                return Double.NaN;
-            }
-            if (u <= busy[0]) {
-                return h[0] / (1 - u);
-            }
-            int hi = 1;
-            while (busy[hi] < u) {
-                hi++;
-            }
-            double w = (u - busy[hi - 1]) / (busy[hi] - busy[hi - 1]);
-            return (h[hi - 1] + w * (h[hi] - h[hi - 1])) / (1 - u);
+            return DemandCurve.meanResponse(busy, h, load.busyAt(lambda));
         }
     }
 
