@@ -79,19 +79,9 @@ final class ServedAlone {
         if (!Double.isFinite(total)) {
             return Optional.empty();
         }
-        // every value as many times as its share of maxValues, the fractions carried on (no randomness)
-        double[] out = new double[maxValues];
-        int m = 0;
-        double carried = 0;
-        for (int i = 0; i < n; i++) {
-            carried += weights[i] / total * maxValues;
-            long copies = (long) Math.floor(carried + 1e-9);
-            carried -= copies;
-            for (long c = 0; c < copies && m < out.length; c++) {
-                out[m++] = values[i];
-            }
-        }
-        return m == 0 ? Optional.empty() : Optional.of(Distribution.empirical(Arrays.copyOf(out, m)));
+        // every value as many times as its share of maxValues
+        double[] out = ServiceDemand.replicated(values, weights, maxValues / total, maxValues);
+        return out.length == 0 ? Optional.empty() : Optional.of(Distribution.empirical(out));
     }
 
     /** The least instant of {@code sorted} after {@code t}; Long.MAX_VALUE when none is. */

@@ -7,6 +7,7 @@ import org.HdrHistogram.HistogramIterationValue;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.stream.DoubleStream;
 
 /**
  * The demand each request of a run brought to the server, recovered from its log under a model's
@@ -118,19 +119,33 @@ final class ServiceDemand {
             throw new IllegalArgumentException("run " + run.name() + " has no successful request"
                     + (maxSeconds < Double.POSITIVE_INFINITY ? " shorter than " + maxSeconds + " s" : "") + " to take a distribution from");
         }
-        double keep = Math.min(1.0, (double) maxValues / total);
-        double[] values = new double[(int) Math.min(total, maxValues) + 1];
+        DoubleStream.Builder values = DoubleStream.builder(), counts = DoubleStream.builder();
+        for (HistogramIterationValue v : h.recordedValues()) {
+            values.add(h.medianEquivalentValue(v.getValueIteratedTo()) / 1e9);
+            counts.add(v.getCountAtValueIteratedTo());
+        }
+        double[] kept = replicated(values.build().toArray(), counts.build().toArray(), Math.min(1.0, (double) maxValues / total),
+                (int) Math.min(total, maxValues) + 1);
+        return Distribution.empirical(kept.length > 0 ? kept : new double[1]);
+    }
+
+    /**
+     * Each of {@code values} as many times as its weight times {@code perWeight}, the fractions
+     * carried on to the next (thinning or copying by a running fraction keeps every value's share
+     * without randomness), at most {@code capacity} values in all, in the order given.
+     */
+    static double[] replicated(double[] values, double[] weights, double perWeight, int capacity) {
+        double[] out = new double[capacity];
         int n = 0;
         double carried = 0;
-        for (HistogramIterationValue v : h.recordedValues()) {
-            // thinning by a running fraction keeps every value's share without randomness
-            carried += v.getCountAtValueIteratedTo() * keep;
+        for (int i = 0; i < values.length; i++) {
+            carried += weights[i] * perWeight;
             long copies = (long) Math.floor(carried + 1e-9);
             carried -= copies;
-            for (long c = 0; c < copies && n < values.length; c++) {
-                values[n++] = h.medianEquivalentValue(v.getValueIteratedTo()) / 1e9;
+            for (long c = 0; c < copies && n < capacity; c++) {
+                out[n++] = values[i];
             }
         }
-        return Distribution.empirical(Arrays.copyOf(values, Math.max(1, n)));
+        return Arrays.copyOf(out, n);
     }
 }
