@@ -1,6 +1,5 @@
 package io.queuelab.sim;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -27,12 +26,8 @@ final class SharedServer {
     private final SplittableRandom serviceRandom;
     private final ReplicationStatistics statistics;
 
-    // (arrival, sent) of each request inside, by slot; the heap's value is the slot
-    private double[] slotArrival = new double[64];
-    private double[] slotSent = new double[64];
-    private int[] freeSlots = new int[0];
-    private int freeCount;
-    private int slotsUsed;
+    // (arrival, sent) of each request inside; the heap's value is the slot
+    private final RequestSlots slots = new RequestSlots();
 
     // the client's FIFO queue of arrival instants
     private final DoubleFifo queue = new DoubleFifo();
@@ -89,9 +84,9 @@ final class SharedServer {
                 t = nextDeparture;
                 int slot = (int) tags.minValue();
                 tags.pop();
-                double arrival = slotArrival[slot];
-                double sent = slotSent[slot];
-                release(slot);
+                double arrival = slots.arrival(slot);
+                double sent = slots.sent(slot);
+                slots.release(slot);
                 n--;
                 if (!queue.isEmpty()) {
                     enter(tags, v, queue.poll(), t); // the freed place takes the oldest waiting request
@@ -106,25 +101,6 @@ final class SharedServer {
     }
 
     private void enter(DoubleHeap tags, double v, double arrival, double sent) {
-        int slot;
-        if (freeCount > 0) {
-            slot = freeSlots[--freeCount];
-        } else {
-            if (slotsUsed == slotArrival.length) {
-                slotArrival = Arrays.copyOf(slotArrival, 2 * slotsUsed);
-                slotSent = Arrays.copyOf(slotSent, 2 * slotsUsed);
-            }
-            slot = slotsUsed++;
-        }
-        slotArrival[slot] = arrival;
-        slotSent[slot] = sent;
-        tags.push(v + service.sample(serviceRandom), slot);
-    }
-
-    private void release(int slot) {
-        if (freeCount == freeSlots.length) {
-            freeSlots = Arrays.copyOf(freeSlots, Math.max(64, 2 * freeCount));
-        }
-        freeSlots[freeCount++] = slot;
+        tags.push(v + service.sample(serviceRandom), slots.take(arrival, sent));
     }
 }

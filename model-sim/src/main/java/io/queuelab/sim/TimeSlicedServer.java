@@ -28,13 +28,9 @@ final class TimeSlicedServer {
     private final SplittableRandom sliceRandom; // its own stream: every slice draws the same demands (common random numbers)
     private final ReplicationStatistics statistics;
 
-    // the requests holding a connection, by slot: arrival, sent, remaining demand
-    private double[] arrival = new double[64];
-    private double[] sent = new double[64];
+    // the requests holding a connection, by slot: arrival and sent, and beside them the remaining demand
+    private final RequestSlots slots = new RequestSlots();
     private double[] remaining = new double[64];
-    private int[] freeSlots = new int[64];
-    private int freeCount;
-    private int slotsUsed;
 
     // the run queue (slots) and the client's queue (arrival instants)
     private final DoubleFifo ready = new DoubleFifo();
@@ -94,8 +90,8 @@ final class TimeSlicedServer {
             if (!lastSlice[core]) {
                 ready.add(slot); // behind every request that became ready during its slice
             } else {
-                double a = arrival[slot], s = sent[slot];
-                release(slot);
+                double a = slots.arrival(slot), s = slots.sent(slot);
+                slots.release(slot);
                 holding--;
                 if (!waiting.isEmpty()) {
                     take(waiting.poll(), t); // the freed connection goes to the oldest waiting request
@@ -124,25 +120,11 @@ final class TimeSlicedServer {
 
     /** A request takes a connection at {@code t} and joins the run queue with its demand. */
     private void take(double arrivedAt, double t) {
-        int slot;
-        if (freeCount > 0) {
-            slot = freeSlots[--freeCount];
-        } else {
-            if (slotsUsed == arrival.length) {
-                arrival = Arrays.copyOf(arrival, 2 * slotsUsed);
-                sent = Arrays.copyOf(sent, 2 * slotsUsed);
-                remaining = Arrays.copyOf(remaining, 2 * slotsUsed);
-                freeSlots = Arrays.copyOf(freeSlots, 2 * slotsUsed);
-            }
-            slot = slotsUsed++;
+        int slot = slots.take(arrivedAt, t);
+        if (remaining.length < slots.capacity()) {
+            remaining = Arrays.copyOf(remaining, slots.capacity());
         }
-        arrival[slot] = arrivedAt;
-        sent[slot] = t;
         remaining[slot] = service.sample(serviceRandom);
         ready.add(slot);
-    }
-
-    private void release(int slot) {
-        freeSlots[freeCount++] = slot;
     }
 }
