@@ -28,12 +28,28 @@ final class CapacitySweep {
     record Probe(Path dir, int jobs, double maxThroughput) {
         /** The open-loop levels at the given fractions of X_max. */
         List<SweepCommand.Level> levels(List<Double> fractions) {
+            return levels(fractions, List.of());
+        }
+
+        /**
+         * The open-loop levels at the given fractions of X_max, then each of {@code repeats} (some of
+         * those fractions) once more, after the whole sweep: a repeat follows other loads than its
+         * first run did, as a later run of the same load would.
+         */
+        List<SweepCommand.Level> levels(List<Double> fractions, List<Double> repeats) {
             List<SweepCommand.Level> levels = new ArrayList<>();
             for (double f : fractions) {
-                // rates rounded to 0.1/s: readable directory names, far below the noise of X_max
-                levels.add(new SweepCommand.Level(Math.max(0.1, Math.round(f * maxThroughput * 10) / 10.0), 0));
+                levels.add(new SweepCommand.Level(rate(f), 0));
+            }
+            for (double f : repeats) {
+                levels.add(new SweepCommand.Level(rate(f), 0, 1));
             }
             return levels;
+        }
+
+        /** Rates rounded to 0.1/s: readable directory names, far below the noise of X_max. */
+        private double rate(double fraction) {
+            return Math.max(0.1, Math.round(fraction * maxThroughput * 10) / 10.0);
         }
 
         /** Moves the probe's run into the finished sweep directory. */
@@ -43,6 +59,41 @@ final class CapacitySweep {
     }
 
     private CapacitySweep() {
+    }
+
+    /** --repeat's default: the loads the report holds out (the third and the last but one fraction), with five or more. */
+    static final String HELD_OUT = "held-out";
+
+    /**
+     * The fractions to run again ({@code --repeat}): {@link #HELD_OUT}, "none", or a list of
+     * fractions each of which is one of {@code fractions} (already checked).
+     */
+    static List<Double> repeats(String repeat, List<Double> fractions) {
+        if (repeat.equals("none")) {
+            return List.of();
+        }
+        if (repeat.equals(HELD_OUT)) {
+            List<Double> sorted = fractions.stream().sorted().toList();
+            return sorted.size() < 5 ? List.of() : List.of(sorted.get(2), sorted.get(sorted.size() - 2));
+        }
+        List<Double> repeats = new ArrayList<>();
+        for (String part : repeat.split(",")) {
+            double f;
+            try {
+                f = Double.parseDouble(part.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--repeat takes " + HELD_OUT + ", none, or fractions from --fractions, got '" + part + "'");
+            }
+            if (!fractions.contains(f)) {
+                throw new IllegalArgumentException("--repeat " + f + " is not one of --fractions " + fractions + ": a repeat runs a load of"
+                        + " the sweep again");
+            }
+            if (repeats.contains(f)) {
+                throw new IllegalArgumentException("--repeat lists a fraction twice: " + repeat);
+            }
+            repeats.add(f);
+        }
+        return repeats;
     }
 
     /** Checks the fractions before any run: each in (0, 1], no two alike. */

@@ -61,6 +61,12 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Open-loop rates as fractions of the capacity a closed-loop probe measures first (default ${DEFAULT-VALUE}).")
     List<Double> fractions;
 
+    @Option(names = "--repeat", defaultValue = CapacitySweep.HELD_OUT, paramLabel = "held-out|none|F,...",
+            description = "Fractions run a second time after the open sweep, so the report can measure how closely the server repeats"
+                    + " a load and judge the models' predictions against that: held-out (default: the two loads the report predicts,"
+                    + " the third and the last but one fraction), none, or fractions from --fractions.")
+    String repeat;
+
     @Option(names = "--probe-jobs", defaultValue = "16", description = "Jobs of the capacity probe (default ${DEFAULT-VALUE}).")
     int probeJobs;
 
@@ -149,6 +155,7 @@ public final class DemoCommand implements Callable<Integer> {
         fixedRates.put(query, selectRates == null ? null : SweepCommand.levels(selectRates, null));
         fixedRates.put(Workload.UPDATE, updateRates == null ? null : SweepCommand.levels(updateRates, null));
         List<Double> checkedFractions = CapacitySweep.fractions(fractions);
+        List<Double> repeats = CapacitySweep.repeats(repeat, checkedFractions);
         List<SweepCommand.Level> closedLevels = closedJobs.equals("none") ? List.of() : SweepCommand.levels(null, parseJobs(closedJobs));
         Path dir = out != null ? out : RunCommand.defaultRunDir("demo");
         refuseExisting(dir);
@@ -181,7 +188,7 @@ public final class DemoCommand implements Callable<Integer> {
                     CapacitySweep.Probe probe = sweep.getValue() != null ? null : CapacitySweep.probe(open, probeJobs, probeDuration,
                             warmup, generator, backend, telemetryCompanion, settings, w);
                     List<RunResult> results = new ArrayList<>(SweepCommand.run(open,
-                            probe == null ? sweep.getValue() : probe.levels(checkedFractions),
+                            probe == null ? sweep.getValue() : probe.levels(checkedFractions, repeats),
                             duration, warmup, false, generator, backend, telemetryCompanion, settings, w));
                     if (probe != null) {
                         runDirs.add(probe.moveInto(open));

@@ -44,6 +44,12 @@ public final class SweepCommand implements Callable<Integer> {
                     + " per fraction of it, e.g. 0.1,0.3,0.5,0.7,0.8,0.9.")
     List<Double> fractions;
 
+    @Option(names = "--repeat", defaultValue = "none", paramLabel = "none|held-out|F,...",
+            description = "Capacity mode: fractions run a second time after the sweep (the server's run-to-run spread, which validate"
+                    + " and report judge predictions against): none (default), held-out (the third and the last but one fraction,"
+                    + " the loads the report predicts), or fractions from --fractions.")
+    String repeat;
+
     @Option(names = "--probe-jobs", defaultValue = "32", description = "Jobs of the capacity probe (default ${DEFAULT-VALUE}).")
     int probeJobs;
 
@@ -114,6 +120,7 @@ public final class SweepCommand implements Callable<Integer> {
     /** The capacity mode: the probe, then the open-loop rates at the fractions of its throughput. */
     private int capacitySweep() throws Exception {
         List<Double> checked = CapacitySweep.fractions(fractions);
+        List<Double> repeats = CapacitySweep.repeats(repeat, checked);
         Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
         ModelOptions.refuse(java.nio.file.Files.exists(dir), dir + ": sweep directory already exists");
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep");
@@ -122,17 +129,26 @@ public final class SweepCommand implements Callable<Integer> {
             generator.placement(server.place(serverCores.value(), spec.commandLine().getErr()));
             Map<String, Object> settings = new LinkedHashMap<>(backend.settings());
             CapacitySweep.Probe probe = CapacitySweep.probe(dir, probeJobs, probeDuration, warmup, generator, b, server.companion(), settings, w);
-            run(dir, probe.levels(checked), duration, warmup, constant, generator, b, server.companion(), settings, w);
+            run(dir, probe.levels(checked, repeats), duration, warmup, constant, generator, b, server.companion(), settings, w);
             w.println("capacity probe: " + probe.moveInto(dir));
             w.flush();
         }
         return 0;
     }
 
-    /** One load level of a sweep: a rate (open) or a job count (closed). */
-    record Level(double rate, int jobs) {
+    /**
+     * One load level of a sweep: a rate (open) or a job count (closed), and which time it is run at
+     * that load (0 the first; a repeat has a directory and a seed of its own: the server's run-to-run
+     * spread, which the reports judge predictions against).
+     */
+    record Level(double rate, int jobs, int repeat) {
+        Level(double rate, int jobs) {
+            this(rate, jobs, 0);
+        }
+
         String label() {
-            return jobs > 0 ? "closed-" + jobs : "rate-" + (rate == Math.rint(rate) ? Long.toString((long) rate) : Double.toString(rate));
+            String load = jobs > 0 ? "closed-" + jobs : "rate-" + (rate == Math.rint(rate) ? Long.toString((long) rate) : Double.toString(rate));
+            return repeat == 0 ? load : load + "-repeat-" + repeat;
         }
 
         LoadPlan plan(Duration duration, Duration warmup, boolean constant) {

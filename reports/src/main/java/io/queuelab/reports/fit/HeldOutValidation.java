@@ -48,9 +48,12 @@ public final class HeldOutValidation {
      * when none is identified), and the fit runs' server ({@link FitServer}: the medians of their
      * cpu speed and cpu time per request, and their cpu per request by load), against which each
      * held-out run's own is compared: a model of one server fitted on its runs cannot be held to a
-     * run that measured another (a slower cpu, or more work per request than at the same load).
+     * run that measured another (a slower cpu, or more work per request than at the same load); and
+     * the held-out runs made at one load more than once ({@link RepeatedRuns}: the server's own
+     * run-to-run spread, which each model's prediction of that load is judged against).
      */
-    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, FitServer fitServer) {
+    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, FitServer fitServer,
+                         List<RepeatedRuns.Group> repeats) {
         public ModelOutcome model(String name) {
             return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no model " + name));
@@ -111,7 +114,7 @@ public final class HeldOutValidation {
         for (CandidateModel model : models) {
             outcomes.add(evaluate(model, data, heldOutNames, heldOut, fitServer, seed));
         }
-        return new Result(data.limits(), outcomes, select(outcomes), fitServer);
+        return new Result(data.limits(), outcomes, select(outcomes), fitServer, RepeatedRuns.of(heldOut, heldOutNames));
     }
 
     private static ModelOutcome evaluate(CandidateModel candidate, FitData data, List<String> heldOutNames,
@@ -212,6 +215,10 @@ public final class HeldOutValidation {
                     + " run's load from its measured throughput), cpu speed / cpu per request (1.10 = a cpu 10 % slower, or 10 % more cpu per"
                     + " request, than the fit runs' server at that load)\n");
         }
+        for (RepeatedRuns.Group g : result.repeats()) {
+            s.append("repeated load ").append(g.load()).append(" (").append(g.runs()).append("), the server's own spread: ")
+                    .append(g.describe()).append('\n');
+        }
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
             s.append('\n').append(f.name()).append(": ").append(f.fit().toTable());
@@ -223,6 +230,7 @@ public final class HeldOutValidation {
                 s.append(String.format(Locale.ROOT, "  held-out runs (error %.1f %%: mean |relative error| of mean, p50, p99):%n",
                         100 * o.heldOutError()));
                 appendPredictions(s, o.predictions(), result.fitServer());
+                appendRepeats(s, result.repeats(), o.predictions());
             }
         }
         s.append('\n').append(result.selected() == null ? "selected: none (no model is identified by these runs)"
@@ -261,6 +269,18 @@ public final class HeldOutValidation {
             if (r.atOwnServer() != null) {
                 s.append(String.format(Locale.ROOT, "  %-26s %10s %s%n", "", "", ownServer(r)));
             }
+        }
+    }
+
+    /** Each repeated load's prediction by one model, judged against the runs' spread. */
+    private static void appendRepeats(StringBuilder s, List<RepeatedRuns.Group> repeats, List<RunPrediction> predictions) {
+        if (repeats.isEmpty()) {
+            return;
+        }
+        s.append("  repeated loads (within: no farther from the runs' pooled value than the runs are from each other; the KS D to every"
+                + " run no larger than between two runs):\n");
+        for (RepeatedRuns.Group g : repeats) {
+            s.append(String.format(Locale.ROOT, "  %-26s %s%n", g.load(), g.judge(predictions).describe(g)));
         }
     }
 
@@ -326,9 +346,36 @@ public final class HeldOutValidation {
                 predictions.add(p);
             }
             m.put("predictions", predictions);
+            if (!o.predictions().isEmpty()) {
+                List<Object> repeats = new ArrayList<>();
+                for (RepeatedRuns.Group g : result.repeats()) {
+                    RepeatedRuns.Verdict v = g.judge(o.predictions());
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("load", g.load());
+                    r.put("predicted", quantiles(v.mean(), v.p50(), v.p99()));
+                    r.put("ksToRuns", finite(v.ks()));
+                    r.put("meanWithin", v.meanWithin());
+                    r.put("p50Within", v.p50Within());
+                    r.put("p99Within", v.p99Within());
+                    r.put("ksWithin", v.ksWithin());
+                    repeats.add(r);
+                }
+                m.put("repeats", repeats);
+            }
             models.add(m);
         }
         root.put("models", models);
+        List<Object> repeats = new ArrayList<>();
+        for (RepeatedRuns.Group g : result.repeats()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("load", g.load());
+            r.put("runs", g.names());
+            r.put("pooled", quantiles(g.pooledMean(), g.pooledP50(), g.pooledP99()));
+            r.put("range", quantiles(g.meanRange(), g.p50Range(), g.p99Range()));
+            r.put("ksBetweenRuns", finite(g.ksBetween()));
+            repeats.add(r);
+        }
+        root.put("repeats", repeats);
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         AtomicFile.replace(file, tmp -> json.writeValue(tmp.toFile(), root));
     }

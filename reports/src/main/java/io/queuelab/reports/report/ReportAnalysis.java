@@ -25,6 +25,7 @@ import io.queuelab.reports.fit.Mm1Fits;
 import io.queuelab.reports.fit.Mm1Point;
 import io.queuelab.reports.fit.ModelFit;
 import io.queuelab.reports.fit.PauseCauses;
+import io.queuelab.reports.fit.RepeatedRuns;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
@@ -101,23 +102,26 @@ final class ReportAnalysis {
     record HeldOut(Optional<HeldOutValidation.Result> result, String plan) {
     }
 
-    /** Open runs held out of a rate sweep: the third and the last but one by rate (0.5 and 0.8 X_max of the demo's plan). */
+    /** Open loads held out of a rate sweep: the third and the last but one by rate (0.5 and 0.8 X_max of the demo's plan). */
     static final int MIN_OPEN_RUNS_TO_HOLD_OUT = 5;
 
     /**
-     * Fits every model on the measured open runs but two (the third and the last but one by rate:
-     * 0.5 and 0.8 X_max of the demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9) and predicts those two and
-     * every measured closed run.
+     * Fits every model on the measured open runs but those of two loads (the third and the last but
+     * one by rate: 0.5 and 0.8 X_max of the demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9; every run made at
+     * such a load, the demo's repeats included) and predicts those and every measured closed run.
      */
     private static HeldOut heldOut(List<RunData> measured) throws IOException {
-        List<RunData> open = measured.stream().filter(r -> RunShape.of(r).open() && r.okCount() > 0)
-                .sorted(Comparator.comparingDouble(RunData::arrivalRate)).toList();
-        if (open.size() < MIN_OPEN_RUNS_TO_HOLD_OUT) {
+        Map<String, List<RunData>> byLoad = new LinkedHashMap<>();
+        measured.stream().filter(r -> RunShape.of(r).open() && r.okCount() > 0).sorted(Comparator.comparingDouble(RunData::arrivalRate))
+                .forEach(r -> byLoad.computeIfAbsent(RepeatedRuns.configuredLoad(r).orElse(r.name()), k -> new ArrayList<>()).add(r));
+        List<List<RunData>> loads = new ArrayList<>(byLoad.values());
+        if (loads.size() < MIN_OPEN_RUNS_TO_HOLD_OUT) {
             return new HeldOut(Optional.empty(), "Needs measured open runs at " + MIN_OPEN_RUNS_TO_HOLD_OUT
-                    + " or more rates (a rate sweep) to fit on some and predict others; found " + open.size() + ".");
+                    + " or more rates (a rate sweep) to fit on some and predict others; found " + loads.size() + ".");
         }
-        List<RunData> held = new ArrayList<>(List.of(open.get(2), open.get(open.size() - 2)));
-        List<RunData> fit = open.stream().filter(r -> !held.contains(r)).toList();
+        List<RunData> held = new ArrayList<>(loads.get(2));
+        held.addAll(loads.get(loads.size() - 2));
+        List<RunData> fit = loads.stream().flatMap(List::stream).filter(r -> !held.contains(r)).toList();
         measured.stream().filter(r -> RunShape.of(r).closed() && r.okCount() > 0).forEach(held::add);
         String plan = "Fitted on " + String.join(", ", fit.stream().map(RunData::name).toList()) + "; predicted from their rate or N alone: "
                 + String.join(", ", held.stream().map(RunData::name).toList()) + ".";

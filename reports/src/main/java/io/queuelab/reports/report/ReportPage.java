@@ -15,6 +15,7 @@ import io.queuelab.reports.data.ServerWork;
 import io.queuelab.reports.data.SteadyState;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.HeldOutValidation;
+import io.queuelab.reports.fit.RepeatedRuns;
 import io.queuelab.reports.fit.RunPrediction;
 import io.queuelab.reports.fit.ModelFit;
 import io.queuelab.reports.fit.Parameter;
@@ -119,6 +120,7 @@ final class ReportPage {
             header.add("server vs fit runs: cpu speed / cpu per request");
         }
         body.table(header, rows);
+        repeatsTable(result);
         if (server) {
             body.paragraph("Server vs fit runs, measured apart from the response times: the median time of the speed probe's fixed unit"
                     + " of work on the server's own cpus over the fit runs' median, and the server processes' cpu time per request"
@@ -132,6 +134,24 @@ final class ReportPage {
                     + " error is no test of the model; where the model's only times are its demands, it is predicted again at"
                     + " the run's own server (its demand times the run's cpu per request over the fit runs').");
         }
+    }
+
+    /** The loads measured more than once: the server's own spread, and the selected model's prediction against it. */
+    private void repeatsTable(HeldOutValidation.Result result) {
+        if (result.repeats().isEmpty()) {
+            return;
+        }
+        List<RunPrediction> predictions = result.model(result.selected()).predictions();
+        List<List<String>> rows = new ArrayList<>();
+        for (RepeatedRuns.Group g : result.repeats()) {
+            RepeatedRuns.Verdict v = g.judge(predictions);
+            rows.add(List.of(g.load(), g.runs(), g.describe(), v.describe(g)));
+        }
+        body.table(List.of("load run again", "runs", "measured: the server's own spread", result.selected() + " predicts"), rows);
+        body.paragraph("A load run more than once shows how closely the server repeats itself, which the simulation-noise yardstick"
+                + " of one run does not contain (a shared host changes between runs). A model predicts such a load within the server's"
+                + " own spread when its mean, p50 or p99 is no farther from the runs' pooled value (their response times merged) than"
+                + " the runs are from each other, and its distribution is no farther from each run (KS D) than two runs are apart.");
     }
 
     /** The run's server cpu speed: median probe unit and the spread of its seconds; empty when not probed. */
