@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ValidateCommandTest {
     @TempDir
     static Path tmp;
-    static Path low, mid, high, holdout;
+    static Path low, mid, high, holdout, holdoutAgain;
 
     private static Path simulate(String name, double lambda) {
         Path dir = tmp.resolve(name);
@@ -39,17 +39,28 @@ class ValidateCommandTest {
         mid = simulate("middle", 500);
         high = simulate("high-rate", 850);
         holdout = simulate("holdout", 700);
+        holdoutAgain = simulate("holdout-again", 700);
     }
 
     @Test
     void theJsonHasExactlyTheDocumentedFields() throws Exception {
         Path json = tmp.resolve("validate.json");
         CliTestSupport.Result r = CliTestSupport.run("validate", low.toString(), mid.toString(), high.toString(),
-                "--holdout", holdout.toString(), "--models", "mm1,client-ps", "--server-cores", "2", "--json", json.toString());
+                "--holdout", holdout + "," + holdoutAgain, "--models", "mm1,client-ps", "--server-cores", "2", "--json", json.toString());
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("selected: "), r.out());
         JsonNode root = new ObjectMapper().readTree(json.toFile());
-        assertEquals(Set.of("selected", "fitServer", "models"), names(root));
+        assertEquals(Set.of("selected", "fitServer", "models", "repeats"), names(root));
+        // the two held-out runs of one configured rate: the server's own spread
+        assertEquals(1, root.get("repeats").size(), root.toString());
+        JsonNode repeat = root.get("repeats").get(0);
+        assertEquals(Set.of("load", "runs", "pooled", "range", "ksBetweenRuns"), names(repeat));
+        assertEquals("open 700.0/s", repeat.get("load").asText());
+        assertEquals(List.of(holdout.toString(), holdoutAgain.toString()), List.of(repeat.get("runs").get(0).asText(), repeat.get("runs").get(1).asText()));
+        for (String side : List.of("pooled", "range")) {
+            assertEquals(Set.of("mean_s", "p50_s", "p99_s"), names(repeat.get(side)));
+        }
+        assertTrue(repeat.get("ksBetweenRuns").isNumber(), repeat.toString());
         // CSV logs: no server telemetry, so the fit runs' server is unknown
         assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(root.get("fitServer")));
         assertTrue(root.get("fitServer").get("cpuSecondsPerRequest").isNull(), root.get("fitServer").toString());
@@ -57,7 +68,11 @@ class ValidateCommandTest {
         List<String> modelNames = new ArrayList<>();
         for (JsonNode m : root.get("models")) {
             modelNames.add(m.get("name").asText());
-            assertEquals(Set.of("name", "identified", "fits", "lackOfFit", "parameters", "predictions"), names(m));
+            assertEquals(Set.of("name", "identified", "fits", "lackOfFit", "parameters", "predictions", "repeats"), names(m));
+            for (JsonNode judged : m.get("repeats")) {
+                assertEquals(Set.of("load", "predicted", "ksToRuns", "meanWithin", "p50Within", "p99Within", "ksWithin"), names(judged));
+            }
+            assertEquals(m.get("predictions").isEmpty() ? 0 : 1, m.get("repeats").size(), m.toString());
             assertTrue(m.get("identified").isBoolean() && m.get("fits").isBoolean(), m.toString());
             assertTrue(m.get("lackOfFit").isNull() || m.get("lackOfFit").isTextual(), m.toString());
             assertEquals(m.get("fits").asBoolean(), m.get("lackOfFit").isNull(), "a reason exactly when it does not fit: " + m);
@@ -68,7 +83,7 @@ class ValidateCommandTest {
                         "fitServerAtItsLoad"), names(p));
                 assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(p.get("server")));
                 assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(p.get("fitServerAtItsLoad")));
-                assertEquals(holdout.toString(), p.get("run").asText());
+                assertTrue(List.of(holdout.toString(), holdoutAgain.toString()).contains(p.get("run").asText()), p.toString());
                 assertEquals(700, p.get("rate").asDouble(), 35);
                 for (String side : List.of("measured", "predicted")) {
                     assertEquals(Set.of("mean_s", "p50_s", "p99_s"), names(p.get(side)));

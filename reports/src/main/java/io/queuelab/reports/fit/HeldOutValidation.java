@@ -346,22 +346,20 @@ public final class HeldOutValidation {
                 predictions.add(p);
             }
             m.put("predictions", predictions);
-            if (!o.predictions().isEmpty()) {
-                List<Object> repeats = new ArrayList<>();
-                for (RepeatedRuns.Group g : result.repeats()) {
-                    RepeatedRuns.Verdict v = g.judge(o.predictions());
-                    Map<String, Object> r = new LinkedHashMap<>();
-                    r.put("load", g.load());
-                    r.put("predicted", quantiles(v.mean(), v.p50(), v.p99()));
-                    r.put("ksToRuns", finite(v.ks()));
-                    r.put("meanWithin", v.meanWithin());
-                    r.put("p50Within", v.p50Within());
-                    r.put("p99Within", v.p99Within());
-                    r.put("ksWithin", v.ksWithin());
-                    repeats.add(r);
-                }
-                m.put("repeats", repeats);
+            List<Object> judged = new ArrayList<>();
+            for (RepeatedRuns.Group g : o.predictions().isEmpty() ? List.<RepeatedRuns.Group>of() : result.repeats()) {
+                RepeatedRuns.Verdict v = g.judge(o.predictions());
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("load", g.load());
+                r.put("predicted", quantiles(v.mean(), v.p50(), v.p99()));
+                r.put("ksToRuns", finite(v.ks()));
+                r.put("meanWithin", v.meanWithin());
+                r.put("p50Within", v.p50Within());
+                r.put("p99Within", v.p99Within());
+                r.put("ksWithin", v.ksWithin());
+                judged.add(r);
             }
+            m.put("repeats", judged);
             models.add(m);
         }
         root.put("models", models);

@@ -38,5 +38,27 @@ class HeldOutReportTest {
         assertTrue(page.contains("Selected: client-ps"), page.substring(lead, Math.min(page.length(), lead + 3000)));
         assertTrue(page.contains("held-out run (client-ps)"), "the selected model's predictions");
         assertTrue(page.contains("N = 4"), "the closed run predicted");
+        assertTrue(!page.contains("load run again"), "no load was run twice");
+    }
+
+    @Test
+    void everyRunOfAHeldOutLoadIsHeldOutAndTheServersSpreadIsShown() throws Exception {
+        List<Path> runs = new ArrayList<>();
+        double[] loads = {0.1, 0.3, 0.5, 0.7, 0.8, 0.9};
+        for (int i = 0; i < loads.length; i++) {
+            runs.add(ClientServerGroundTruth.writeRun(dir.resolve("rate-" + i), loads[i] * 1000, 0, 8, 2, 8_000, 400, 500 + i));
+        }
+        // the demo's repeats: 0.5 and 0.8 once more, with arrivals of their own
+        runs.add(ClientServerGroundTruth.writeRun(dir.resolve("rate-2-repeat-1"), 500, 0, 8, 2, 8_000, 400, 700));
+        runs.add(ClientServerGroundTruth.writeRun(dir.resolve("rate-4-repeat-1"), 800, 0, 8, 2, 8_000, 400, 701));
+        Path html = Report.write(runs, dir.resolve("report.html"));
+        String page = Files.readString(html);
+        int lead = page.indexOf(">What the models predict for runs they were not fitted to</h2>");
+        String section = page.substring(lead, page.indexOf("<h2", lead + 1));
+        assertTrue(section.contains("Fitted on rate-0, rate-1, rate-3, rate-5; predicted from their rate or N alone: rate-2,"
+                + " rate-2-repeat-1, rate-4, rate-4-repeat-1."), section);
+        assertTrue(section.contains("load run again"), section);
+        assertTrue(section.contains("rate-2, rate-2-repeat-1") && section.contains("rate-4, rate-4-repeat-1"), section);
+        assertTrue(section.contains("KS D between the runs"), section);
     }
 }
