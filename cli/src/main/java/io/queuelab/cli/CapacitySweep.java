@@ -33,16 +33,18 @@ final class CapacitySweep {
 
         /**
          * The open-loop levels at the given fractions of X_max, then each of {@code repeats} (some of
-         * those fractions) once more, after the whole sweep: a repeat follows other loads than its
-         * first run did, as a later run of the same load would.
+         * those fractions; one listed twice is run twice more) in their order, after the whole sweep:
+         * a repeat follows other loads than its first run did, as a later run of the same load would.
          */
         List<SweepCommand.Level> levels(List<Double> fractions, List<Double> repeats) {
             List<SweepCommand.Level> levels = new ArrayList<>();
             for (double f : fractions) {
                 levels.add(new SweepCommand.Level(rate(f), 0));
             }
+            List<Double> done = new ArrayList<>();
             for (double f : repeats) {
-                levels.add(new SweepCommand.Level(rate(f), 0, 1));
+                done.add(f);
+                levels.add(new SweepCommand.Level(rate(f), 0, java.util.Collections.frequency(done, f)));
             }
             return levels;
         }
@@ -66,7 +68,8 @@ final class CapacitySweep {
 
     /**
      * The fractions to run again ({@code --repeat}): {@link #HELD_OUT}, "none", or a list of
-     * fractions each of which is one of {@code fractions} (already checked).
+     * fractions each of which is one of {@code fractions} (already checked); a fraction listed k
+     * times is run k times more.
      */
     static List<Double> repeats(String repeat, List<Double> fractions) {
         if (repeat.equals("none")) {
@@ -87,9 +90,6 @@ final class CapacitySweep {
             if (!fractions.contains(f)) {
                 throw new IllegalArgumentException("--repeat " + f + " is not one of --fractions " + fractions + ": a repeat runs a load of"
                         + " the sweep again");
-            }
-            if (repeats.contains(f)) {
-                throw new IllegalArgumentException("--repeat lists a fraction twice: " + repeat);
             }
             repeats.add(f);
         }

@@ -64,7 +64,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--repeat", defaultValue = CapacitySweep.HELD_OUT, paramLabel = "held-out|none|F,...",
             description = "Fractions run a second time after the open sweep, so the report can measure how closely the server repeats"
                     + " a load and judge the models' predictions against that: held-out (default: the two loads the report predicts,"
-                    + " the third and the last but one fraction), none, or fractions from --fractions.")
+                    + " the third and the last but one fraction), none, or fractions from --fractions (one listed k times runs k times more).")
     String repeat;
 
     @Option(names = "--probe-jobs", defaultValue = "16", description = "Jobs of the capacity probe (default ${DEFAULT-VALUE}).")

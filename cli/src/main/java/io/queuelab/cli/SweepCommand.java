@@ -47,7 +47,7 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--repeat", defaultValue = "none", paramLabel = "none|held-out|F,...",
             description = "Capacity mode: fractions run a second time after the sweep (the server's run-to-run spread, which validate"
                     + " and report judge predictions against): none (default), held-out (the third and the last but one fraction,"
-                    + " the loads the report predicts), or fractions from --fractions.")
+                    + " the loads the report predicts), or fractions from --fractions (one listed k times runs k times more).")
     String repeat;
 
     @Option(names = "--probe-jobs", defaultValue = "32", description = "Jobs of the capacity probe (default ${DEFAULT-VALUE}).")

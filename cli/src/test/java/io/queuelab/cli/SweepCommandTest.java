@@ -41,7 +41,7 @@ class SweepCommandTest {
     void capacityModeProbesTheServerThenRunsAtFractionsOfItsThroughput() throws Exception {
         Path sweep = dir.resolve("capacity");
         CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "mm1", "--mu", "400", "--fractions", "0.25,0.5",
-                "--repeat", "0.5", "--probe-jobs", "16", "--probe-duration", "3s", "--duration", "2s", "--warmup", "500ms", "--report-interval", "0",
+                "--repeat", "0.5,0.5", "--probe-jobs", "16", "--probe-duration", "3s", "--duration", "2s", "--warmup", "500ms", "--report-interval", "0",
                 "--out", sweep.toString());
         assertEquals(0, r.exitCode(), r.err());
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("X_max = ([0-9.]+)").matcher(r.out());
@@ -53,8 +53,8 @@ class SweepCommandTest {
         assertTrue(json.contains("\"complete\" : true"), json);
         // the runs as the sweep lists them (the printed X_max is rounded, the rates are not)
         com.fasterxml.jackson.databind.JsonNode runs = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("runs");
-        assertEquals(3, runs.size(), json);
-        double[] fractions = {0.25, 0.5, 0.5};
+        assertEquals(4, runs.size(), json);
+        double[] fractions = {0.25, 0.5, 0.5, 0.5};
         for (int i = 0; i < fractions.length; i++) {
             double rate = runs.get(i).path("rate").asDouble();
             String run = runs.get(i).path("dir").asText();
@@ -62,9 +62,10 @@ class SweepCommandTest {
             RunSummary s = RunSummary.of(RunDirectory.open(sweep.resolve(run)));
             assertEquals(rate * 2, s.all.response.getTotalCount(), 5 * Math.sqrt(rate * 2), run);
         }
-        // the repeat, after the sweep: its own directory and seed, the same rate
+        // the repeats, after the sweep: each its own directory and seed, the same rate
         assertEquals(runs.get(1).path("dir").asText() + "-repeat-1", runs.get(2).path("dir").asText(), json);
-        assertEquals(runs.get(1).path("rate").asDouble(), runs.get(2).path("rate").asDouble(), json);
+        assertEquals(runs.get(1).path("dir").asText() + "-repeat-2", runs.get(3).path("dir").asText(), json);
+        assertEquals(runs.get(1).path("rate").asDouble(), runs.get(3).path("rate").asDouble(), json);
         assertNotEquals(Manifest.read(sweep.resolve(runs.get(1).path("dir").asText())).config().orElseThrow().seed(),
                 Manifest.read(sweep.resolve(runs.get(2).path("dir").asText())).config().orElseThrow().seed(), "a repeat draws its own arrivals");
         assertTrue(Manifest.read(sweep.resolve("capacity-probe-closed-16")).complete(), "the probe is kept in the sweep");
