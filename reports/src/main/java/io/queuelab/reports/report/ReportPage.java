@@ -151,7 +151,9 @@ final class ReportPage {
         body.paragraph("A load run more than once shows how closely the server repeats itself, which the simulation-noise yardstick"
                 + " of one run does not contain (a shared host changes between runs). A model predicts such a load within the server's"
                 + " own spread when its mean, p50 or p99 is no farther from the runs' pooled value (their response times merged) than"
-                + " the runs are from each other, and its distribution is no farther from each run (KS D) than two runs are apart.");
+                + " the runs are from each other, and its distribution is no farther from each run (KS D) than two runs are apart."
+                + " With two runs a model that predicts a statistic's expected value exactly is within on it 71 % of the time, with"
+                + " four 98 %: a \"beyond\" from two runs is weak evidence.");
     }
 
     /** The run's server cpu speed: median probe unit and the spread of its seconds; empty when not probed. */
