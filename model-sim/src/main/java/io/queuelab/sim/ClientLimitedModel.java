@@ -14,9 +14,15 @@ import java.util.Map;
  * runs on a core for at most one slice and then queues again behind those that became ready
  * ({@link TimeSlicedServer}); a slice of 0 is the processor sharing above, its limit.
  *
- * <p>Capacity: min(K, c) / E[demand] requests per second, so an open model is stable below it.
+ * <p>With a {@link DemandProfile} every demand is multiplied by the profile's factor at the instant
+ * its request takes a connection: a measured run's server replayed period by period.
+ *
+ * <p>Capacity: min(K, c) / E[demand] requests per second (with a profile, E[demand] times its mean
+ * factor: over its periods on average; a period whose factor is above that may still overload), so
+ * an open model is stable below it.
  */
-public record ClientLimitedModel(Distribution service, int connections, int cores, double slice) implements ServiceTimeModel {
+public record ClientLimitedModel(Distribution service, int connections, int cores, double slice, DemandProfile profile)
+        implements ServiceTimeModel {
     /** The most connections the simulator keeps a slot for. */
     public static final int MAX_CONNECTIONS = 1 << 20;
 
@@ -38,6 +44,20 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         this(service, connections, cores, 0);
     }
 
+    /** The model with demands as drawn (no {@link DemandProfile}). */
+    public ClientLimitedModel(Distribution service, int connections, int cores, double slice) {
+        this(service, connections, cores, slice, null);
+    }
+
+    /**
+     * The same system replaying a measured run's server: every demand times {@code profile}'s factor
+     * at the instant the request takes a connection. Not written to a simulated run's manifest: it
+     * is for predicting a measured run at its own server, not for a run of its own.
+     */
+    public ClientLimitedModel withProfile(DemandProfile profile) {
+        return new ClientLimitedModel(service, connections, cores, slice, java.util.Objects.requireNonNull(profile, "profile"));
+    }
+
     /** M/G/c FCFS: c connections to c cores. */
     public static ClientLimitedModel fcfs(Distribution service, int servers) {
         return new ClientLimitedModel(service, servers, servers);
@@ -50,7 +70,7 @@ public record ClientLimitedModel(Distribution service, int connections, int core
 
     @Override
     public Engine engine() {
-        return slice > 0 ? Engine.timeSliced(service, connections, cores, slice) : Engine.clientLimited(service, connections, cores);
+        return slice > 0 ? Engine.timeSliced(service, connections, cores, slice, profile) : Engine.clientLimited(service, connections, cores, profile);
     }
 
     @Override
@@ -69,9 +89,9 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         return m;
     }
 
-    /** Utilization of the min(K, c) requests' worth of capacity. */
+    /** Utilization of the min(K, c) requests' worth of capacity (with a profile, at its mean factor). */
     @Override
     public double utilization(double lambda) {
-        return lambda * service.mean() / parallelism();
+        return lambda * service.mean() * (profile == null ? 1 : profile.mean()) / parallelism();
     }
 }

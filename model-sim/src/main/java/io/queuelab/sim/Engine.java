@@ -1,5 +1,6 @@
 package io.queuelab.sim;
 
+import java.util.SplittableRandom;
 import java.util.function.IntToDoubleFunction;
 
 /**
@@ -53,18 +54,20 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
 
     /**
      * A FIFO client queue in front of {@code connections} connections to a server of {@code cores}
-     * cores shared by the requests holding a connection (each gets min(1, cores/n) of a core).
+     * cores shared by the requests holding a connection (each gets min(1, cores/n) of a core); each
+     * demand times {@code profile}'s factor at the instant it takes a connection (null: none).
      */
-    static Engine clientLimited(Distribution demand, int connections, int cores) {
-        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, 0);
+    static Engine clientLimited(Distribution demand, int connections, int cores, DemandProfile profile) {
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, 0).withProfile(profile);
     }
 
     /**
      * The same client queue and connections to a server of {@code cores} cores time-sliced among the
-     * requests holding a connection, {@code slice} seconds at a time ({@link TimeSlicedServer}).
+     * requests holding a connection, {@code slice} seconds at a time ({@link TimeSlicedServer}); each
+     * demand times {@code profile}'s factor at the instant it takes a connection (null: none).
      */
-    static Engine timeSliced(Distribution demand, int connections, int cores, double slice) {
-        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, slice);
+    static Engine timeSliced(Distribution demand, int connections, int cores, double slice, DemandProfile profile) {
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, slice).withProfile(profile);
     }
 
     private static final String TOOK_A_CONNECTION = "the request took a connection (left the client's queue)";
@@ -116,6 +119,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         final int cores;
         final boolean queueWhenFull;     // false: an arrival beyond the capacity is refused
         final double slice;              // 0: shared at every instant; else the cores' mean time slice (queueWhenFull, no speed)
+        DemandProfile profile;           // null: demands as drawn; else times the factor at the instant a request enters
         private final String sentMeans;
 
         private ProcessorSharing(Distribution service, int capacity, IntToDoubleFunction speed, int cores, boolean queueWhenFull,
@@ -127,6 +131,17 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
             this.queueWhenFull = queueWhenFull;
             this.sentMeans = sentMeans;
             this.slice = slice;
+        }
+
+        private ProcessorSharing withProfile(DemandProfile profile) {
+            this.profile = profile;
+            return this;
+        }
+
+        /** A demand drawn at instant {@code t}: the service distribution's, times the profile's factor then. */
+        double demand(SplittableRandom random, double t) {
+            double d = service.sample(random);
+            return profile == null ? d : d * profile.at(t);
         }
 
         @Override

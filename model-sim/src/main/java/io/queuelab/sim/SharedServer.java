@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  * that is its arrival.
  */
 final class SharedServer {
-    private final Distribution service;
+    private final Engine.ProcessorSharing demands; // draws each demand (and its profile's factor)
     private final int capacity;
     private final boolean queueWhenFull;
     private final double[] ratePerRequest; // speed(n)/n of the load-dependent model; null otherwise
@@ -33,7 +33,7 @@ final class SharedServer {
     private final DoubleFifo queue = new DoubleFifo();
 
     SharedServer(Engine.ProcessorSharing server, Streams streams, ReplicationStatistics statistics) {
-        service = server.service;
+        demands = server;
         capacity = server.capacity;
         queueWhenFull = server.queueWhenFull;
         cores = server.cores;
@@ -101,6 +101,6 @@ final class SharedServer {
     }
 
     private void enter(DoubleHeap tags, double v, double arrival, double sent) {
-        tags.push(v + service.sample(serviceRandom), slots.take(arrival, sent));
+        tags.push(v + demands.demand(serviceRandom, sent), slots.take(arrival, sent));
     }
 }

@@ -20,7 +20,7 @@ import java.util.SplittableRandom;
  * {@code sent} is the instant a request took a connection.
  */
 final class TimeSlicedServer {
-    private final Distribution service;
+    private final Engine.ProcessorSharing demands; // draws each demand (and its profile's factor)
     private final int connections;
     private final int cores;
     private final double slice;
@@ -43,7 +43,7 @@ final class TimeSlicedServer {
     private final boolean[] lastSlice; // the slice ends the request's demand (no rounding decides it)
 
     TimeSlicedServer(Engine.ProcessorSharing server, Streams streams, ReplicationStatistics statistics) {
-        service = server.service;
+        demands = server;
         connections = server.capacity;
         cores = server.cores;
         slice = server.slice;
@@ -124,7 +124,7 @@ final class TimeSlicedServer {
         if (remaining.length < slots.capacity()) {
             remaining = Arrays.copyOf(remaining, slots.capacity());
         }
-        remaining[slot] = service.sample(serviceRandom);
+        remaining[slot] = demands.demand(serviceRandom, t);
         ready.add(slot);
     }
 }
