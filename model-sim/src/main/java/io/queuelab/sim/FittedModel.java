@@ -41,6 +41,20 @@ public record FittedModel(String name, Model queue, double latency) {
     }
 
     /**
+     * A run of a fixed length replayed: {@code replications} independent replications of
+     * {@code seconds} of {@code workload} each, from an empty system, counting only the requests
+     * that arrive at {@code measureFrom} or later (a measured run's warm-up loads the system but is
+     * not measured); no warm-up is cut otherwise. The timeline is finite, so a load beyond the
+     * model's capacity is replayed too (its queue grows while it lasts).
+     */
+    public Prediction predictOver(ArrivalProcess workload, double seconds, double measureFrom, int replications, long seed) throws IOException {
+        SimulationResult r = Simulation.of(queue, workload).duration(seconds).measureFrom(measureFrom).removeWarmup(false)
+                .replications(replications).seed(seed).run();
+        return new Prediction(shifted(r.responseTimes()), r.meanResponse().value() + latency, r.meanResponse().halfWidth(),
+                r.throughput().value());
+    }
+
+    /**
      * Independent replications of {@code sampleSize} customers each (the simulation-noise
      * yardstick of a measured sample of that size), response times shifted by the latency.
      */

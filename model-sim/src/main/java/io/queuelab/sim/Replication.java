@@ -10,11 +10,11 @@ import java.util.SplittableRandom;
  * draws from its own stream of {@code new SplittableRandom(seed)}, see {@link Streams}), so running
  * the same index and seed again, e.g. to log it once its warm-up cut is known, reproduces it exactly.
  */
-record Replication(Engine engine, ArrivalProcess arrivalProcess, Stop stop, boolean removeWarmup, double confidence) {
+record Replication(Engine engine, ArrivalProcess arrivalProcess, Stop stop, boolean removeWarmup, double confidence, double measureFrom) {
 
     /** Runs replication {@code index} from {@code seed}, keeping only its statistics. */
     ReplicationResult run(int index, long seed) {
-        return run(index, seed, new ReplicationStatistics());
+        return run(index, seed, new ReplicationStatistics(measureFrom));
     }
 
     /** Runs replication {@code index} from {@code seed} into {@code statistics} (which may log every request). */

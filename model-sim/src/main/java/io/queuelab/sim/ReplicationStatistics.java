@@ -48,9 +48,18 @@ final class ReplicationStatistics {
     private final Writer flushLog;
     private final long warmupToFlag;
 
+    /** Requests that arrive before this instant are served but not counted (a measured run's warm-up replayed). */
+    private double measureFrom = Double.NEGATIVE_INFINITY;
+
     /** Statistics that write no log. */
     ReplicationStatistics() {
         this(null, null, 0);
+    }
+
+    /** Statistics that write no log and count only the requests arriving at {@code measureFrom} or later. */
+    ReplicationStatistics(double measureFrom) {
+        this(null, null, 0);
+        this.measureFrom = measureFrom;
     }
 
     /**
@@ -72,6 +81,9 @@ final class ReplicationStatistics {
      * log records as dequeued and sent (the model says which instant that is).
      */
     void answered(double arrival, double sent, double departure) {
+        if (arrival < measureFrom) {
+            return;
+        }
         double response = departure - arrival;
         firstArrival = Math.min(firstArrival, arrival);
         partialSum += response;
@@ -95,6 +107,9 @@ final class ReplicationStatistics {
 
     /** A request arriving at {@code arrival} was refused. */
     void dropped(double arrival) {
+        if (arrival < measureFrom) {
+            return;
+        }
         firstArrival = Math.min(firstArrival, arrival);
         current.dropped++;
         if (log != null) {

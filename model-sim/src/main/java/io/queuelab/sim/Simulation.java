@@ -33,6 +33,7 @@ public final class Simulation {
     private int replications = 1;
     private long seed = 1;
     private boolean removeWarmup = true;
+    private double measureFrom = Double.NEGATIVE_INFINITY;
     private double confidence = 0.95;
     private double precision = Double.NaN;
     private int maxReplications = 100;
@@ -54,6 +55,19 @@ public final class Simulation {
             throw new IllegalArgumentException("duration must be a positive number of seconds, got " + seconds);
         }
         this.duration = seconds;
+        return this;
+    }
+
+    /**
+     * Count only the requests that arrive at this simulated instant (seconds) or later; those before
+     * are served (they load the server) but not measured: a measured run's warm-up replayed. Default:
+     * every request counts.
+     */
+    public Simulation measureFrom(double seconds) {
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException("the measured part must begin at a finite instant, 0 or later, got " + seconds);
+        }
+        this.measureFrom = seconds;
         return this;
     }
 
@@ -164,7 +178,14 @@ public final class Simulation {
 
     /** Checks the configuration; throws IllegalArgumentException with a one-line message. */
     public Simulation validate() {
-        if (arrivalProcess instanceof ArrivalProcess.Open open && !model.stableAt(open.lambda())) {
+        if (measureFrom > Double.NEGATIVE_INFINITY && (runDirectory != null || duration == Double.POSITIVE_INFINITY)) {
+            if (duration == Double.POSITIVE_INFINITY) {
+                throw new IllegalArgumentException("a replay measured from an instant needs a duration: its timeline is fixed");
+            }
+            throw new IllegalArgumentException("a simulated run's log holds every request: measureFrom is for a replay's statistics, not for writeRun");
+        }
+        // a replay (measureFrom) is a fixed timeline, finite whatever the load: only a steady-state run needs a stable model
+        if (arrivalProcess instanceof ArrivalProcess.Open open && !model.stableAt(open.lambda()) && measureFrom == Double.NEGATIVE_INFINITY) {
             throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
                     "unstable: model %s at lambda %s has utilization %.4f >= 1 (lambda x mean server time %s s); an open model has no steady state there",
                     model.name(), open.lambda(), model.utilization(open.lambda()), model.serverDemand()));
@@ -201,7 +222,7 @@ public final class Simulation {
         validate();
         SimulatedRunWriter writer = runDirectory == null ? null : SimulatedRunWriter.create(runDirectory, model, describe());
         Replication replication = new Replication(model.engine(), arrivalProcess, new Stop(duration, customers),
-                removeWarmup, confidence);
+                removeWarmup, confidence, measureFrom);
         List<ReplicationResult> results = new IndependentReplications(seed, replications, precision, maxReplications,
                 confidence, threads).run((index, replicationSeed) -> index == 0 && writer != null
                         ? writer.logged(replication, index, replicationSeed) : replication.run(index, replicationSeed));

@@ -63,6 +63,31 @@ class DemandProfileTest {
     }
 
     @Test
+    void aReplayedWarmUpLoadsTheServerButIsNotMeasured() throws Exception {
+        // the first second at factor 3 (a slow start), then factor 1: measured from 1 s, the queue the slow second left
+        // raises the first measured responses above the steady server's, which the same profile measured from 0 s also shows
+        var model = new ClientLimitedModel(Distribution.exponential(0.002), 16, 1, 0.00075)
+                .withProfile(new DemandProfile(1, new double[] {3, 1, 1}));
+        SimulationResult fromOne = Simulation.of(model, ArrivalProcess.open(250)).duration(3).removeWarmup(false).measureFrom(1)
+                .replications(40).seed(3).run();
+        SimulationResult steady = Simulation.of(new ClientLimitedModel(Distribution.exponential(0.002), 16, 1, 0.00075),
+                ArrivalProcess.open(250)).duration(3).removeWarmup(false).replications(40).seed(3).run();
+        // 2 s of arrivals at 250/s a replication: about 500 measured, not the 750 of the whole 3 s
+        assertEquals(500, fromOne.customers() / 40.0, 40);
+        assertTrue(fromOne.meanResponse().value() > 1.3 * steady.meanResponse().value(),
+                fromOne.meanResponse() + " after a slow second against " + steady.meanResponse());
+        assertThrows(IllegalArgumentException.class, () -> Simulation.of(model, ArrivalProcess.open(250)).duration(3).measureFrom(-1));
+        // a replay's timeline is fixed: it needs a duration, and a load beyond capacity is replayed, not refused
+        assertThrows(IllegalArgumentException.class, () -> Simulation.of(model, ArrivalProcess.open(250)).customers(1000).measureFrom(1).run());
+        var overloaded = new ClientLimitedModel(Distribution.exponential(0.002), 16, 1, 0.00075).withProfile(new DemandProfile(1, new double[] {3}));
+        assertThrows(IllegalArgumentException.class, () -> Simulation.of(overloaded, ArrivalProcess.open(250)).duration(3).run());
+        SimulationResult replayed = Simulation.of(overloaded, ArrivalProcess.open(250)).duration(3).measureFrom(0).removeWarmup(false)
+                .replications(4).seed(4).run();
+        // 1.5 times the capacity for 3 s: the backlog grows to about 250 x 3 / 3 requests' worth, responses to some 0.5 s
+        assertTrue(replayed.meanResponse().value() > 0.2, replayed.meanResponse().toString());
+    }
+
+    @Test
     void badProfilesAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new DemandProfile(0, new double[] {1}));
         assertThrows(IllegalArgumentException.class, () -> new DemandProfile(1, new double[0]));
