@@ -4,7 +4,10 @@ import io.queuelab.reports.compare.Comparison;
 import io.queuelab.reports.compare.Verdict;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.ServerWork;
+import io.queuelab.reports.compare.Distances;
 import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.ClientLimitedModel;
+import io.queuelab.sim.DemandProfile;
 import io.queuelab.sim.FittedModel;
 import org.HdrHistogram.Histogram;
 
@@ -25,11 +28,13 @@ import java.util.List;
  * @param server  the server's cpu speed and cpu time per request during the run, measured apart from its response times
  * @param atOwnServer the same model's prediction with its demand set to this run's own measured cpu per request, for a run
  *                whose server was not the fit runs' ({@link ServerWork#differenceFrom}); null otherwise
+ * @param replay  the same model replaying the run's server interval by interval ({@link ServerReplay}); null where the
+ *                run has no server telemetry by interval or the model cannot take a demand profile
  */
 public record RunPrediction(String run, String name, double level, boolean closed,
                             double measuredMean, double measuredP50, double measuredP99, double measuredThroughput,
                             double predictedMean, double predictedP50, double predictedP99, double predictedThroughput,
-                            double ks, double ksYardstick, ServerWork server, AtOwnServer atOwnServer) {
+                            double ks, double ksYardstick, ServerWork server, AtOwnServer atOwnServer, ServerReplay replay) {
     /**
      * A prediction with the model's demand multiplied by {@code factor} (the run's cpu per request
      * over the fit runs'): by time scaling, R(lambda; f D) = f R(f lambda; D) and X(N; f D) = X(N; D) / f,
@@ -40,6 +45,54 @@ public record RunPrediction(String run, String name, double level, boolean close
      * not test the model.
      */
     public record AtOwnServer(double factor, double mean, double p50, double p99, double throughput) {
+    }
+
+    /**
+     * The model replaying the run's own server interval by interval: every demand times that
+     * interval's server cpu per request over the fit runs' at the run's load ({@link DemandProfile}),
+     * over the run's own timeline (its warm-up served but not measured, so a queue a slow warm-up
+     * left is in its first measured seconds, as it was in the run), in {@link #REPLAYS} replications
+     * with the model's own arrivals at the run's rate. It
+     * compares two measurements made apart, the server's counters and the response times, through
+     * the model: where it gives back the run that the plain prediction missed, the miss was the
+     * server's changing work per request, not the model's structure. Like {@link AtOwnServer} it
+     * explains a run; it does not predict one.
+     *
+     * @param minFactor the least interval factor
+     * @param maxFactor the largest
+     * @param ks        KS D of the replay against the run (the prediction's yardstick applies: same sample size)
+     */
+    public record ServerReplay(double minFactor, double maxFactor, double mean, double p50, double p99, double ks) {
+    }
+
+    /** Replications of a run's timeline in a {@link ServerReplay}. */
+    static final int REPLAYS = 10;
+
+    /**
+     * This prediction with {@code model} (whose queue is a {@link ClientLimitedModel}) replaying the
+     * run's server: {@code factors} by interval of {@code periodSeconds} from the run's first
+     * interval, measured from {@code measuredFrom} seconds.
+     */
+    RunPrediction withServerReplay(RunData run, FittedModel model, double periodSeconds, double[] factors, double measuredFrom,
+                                   long seed) throws IOException {
+        if (closed || !(model.queue() instanceof ClientLimitedModel limited)) {
+            return this;
+        }
+        DemandProfile profile = new DemandProfile(periodSeconds, factors);
+        FittedModel replaying = new FittedModel(model.name(), limited.withProfile(profile), model.latency());
+        double min = java.util.Arrays.stream(factors).min().orElseThrow(), max = java.util.Arrays.stream(factors).max().orElseThrow();
+        FittedModel.Prediction p = replaying.predictOver(ArrivalProcess.open(level), periodSeconds * factors.length, measuredFrom, REPLAYS,
+                seed);
+        if (p.responseNanos().getTotalCount() == 0 || p.responseNanos().getMaxValue() > MAX_RESPONSE_NANOS) {
+            return withReplay(new ServerReplay(min, max, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
+        }
+        return withReplay(new ServerReplay(min, max, p.meanResponse(), p.quantile(0.5), p.quantile(0.99),
+                Distances.between(run.responseNanos(), p.responseNanos()).ks()));
+    }
+
+    private RunPrediction withReplay(ServerReplay r) {
+        return new RunPrediction(run, name, level, closed, measuredMean, measuredP50, measuredP99, measuredThroughput, predictedMean,
+                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, atOwnServer, r);
     }
 
     /** This prediction with {@code model} predicting the run again at the run's own server (demand times {@code factor}). */
@@ -57,7 +110,7 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     private RunPrediction with(AtOwnServer own) {
         return new RunPrediction(run, name, level, closed, measuredMean, measuredP50, measuredP99, measuredThroughput, predictedMean,
-                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, own);
+                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, own, replay);
     }
 
     /** Simulated customers of a prediction: this many times the measured sample, within the bounds below. */
@@ -130,13 +183,13 @@ public record RunPrediction(String run, String name, double level, boolean close
         Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), replications).row("KS D");
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),
-                ks.distance(), ks.yardstick(), run.serverWork(), null);
+                ks.distance(), ks.yardstick(), run.serverWork(), null, null);
     }
 
     private static RunPrediction unstable(String asGiven, RunData run, double level, boolean closed) throws IOException {
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN,
-                run.serverWork(), null);
+                run.serverWork(), null, null);
     }
 
 

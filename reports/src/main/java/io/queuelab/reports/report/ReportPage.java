@@ -110,7 +110,8 @@ final class ReportPage {
                 ServerWork atItsLoad = result.fitServer().at(p);
                 row.add(p.server().over(atItsLoad).ratios()
                         + p.server().differenceFrom(atItsLoad).map(d -> ": another server (" + d + ")").orElse("")
-                        + (p.atOwnServer() == null ? "" : "; " + HeldOutValidation.ownServer(p)));
+                        + (p.atOwnServer() == null ? "" : "; " + HeldOutValidation.ownServer(p))
+                        + (p.replay() == null ? "" : "; " + HeldOutValidation.serverReplay(p)));
             }
             rows.add(row);
         }
