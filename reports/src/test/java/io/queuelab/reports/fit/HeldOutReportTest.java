@@ -21,13 +21,19 @@ class HeldOutReportTest {
     @TempDir
     Path dir;
 
-    @Test
-    void theReportLeadsWithTheHeldOutPredictions() throws Exception {
+    /** The demo's open plan of the ground truth: rate-0 ... rate-5 at 0.1, 0.3, 0.5, 0.7, 0.8, 0.9 of its capacity. */
+    private List<Path> openSweep() throws Exception {
         List<Path> runs = new ArrayList<>();
         double[] loads = {0.1, 0.3, 0.5, 0.7, 0.8, 0.9};
         for (int i = 0; i < loads.length; i++) {
             runs.add(ClientServerGroundTruth.writeRun(dir.resolve("rate-" + i), loads[i] * 1000, 0, 8, 2, 8_000, 400, 500 + i));
         }
+        return runs;
+    }
+
+    @Test
+    void theReportLeadsWithTheHeldOutPredictions() throws Exception {
+        List<Path> runs = openSweep();
         runs.add(ClientServerGroundTruth.writeRun(dir.resolve("closed-4"), 0, 4, 8, 2, 8_000, 400, 600));
         Path html = Report.write(runs, dir.resolve("report.html"));
         String page = Files.readString(html);
@@ -43,11 +49,7 @@ class HeldOutReportTest {
 
     @Test
     void everyRunOfAHeldOutLoadIsHeldOutAndTheServersSpreadIsShown() throws Exception {
-        List<Path> runs = new ArrayList<>();
-        double[] loads = {0.1, 0.3, 0.5, 0.7, 0.8, 0.9};
-        for (int i = 0; i < loads.length; i++) {
-            runs.add(ClientServerGroundTruth.writeRun(dir.resolve("rate-" + i), loads[i] * 1000, 0, 8, 2, 8_000, 400, 500 + i));
-        }
+        List<Path> runs = openSweep();
         // the demo's repeats: 0.5 and 0.8 once more, with arrivals of their own
         runs.add(ClientServerGroundTruth.writeRun(dir.resolve("rate-2-repeat-1"), 500, 0, 8, 2, 8_000, 400, 700));
         runs.add(ClientServerGroundTruth.writeRun(dir.resolve("rate-4-repeat-1"), 800, 0, 8, 2, 8_000, 400, 701));
