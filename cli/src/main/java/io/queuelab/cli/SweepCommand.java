@@ -92,6 +92,7 @@ public final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         serverCores.value(); // a bad count is refused before anything starts
+        ModelOptions.refuse(!repeat.equals("none") && fractions == null, "--repeat runs fractions of the capacity again: it needs --fractions");
         if (fractions != null) {
             ModelOptions.refuse(rates != null || closed != null || simulate, "--fractions replaces --rates and --closed, on a backend");
             return capacitySweep();
@@ -121,6 +122,8 @@ public final class SweepCommand implements Callable<Integer> {
     private int capacitySweep() throws Exception {
         List<Double> checked = CapacitySweep.fractions(fractions);
         List<Double> repeats = CapacitySweep.repeats(repeat, checked);
+        ModelOptions.refuse(repeat.equals(CapacitySweep.HELD_OUT) && repeats.isEmpty(),
+                "--repeat held-out needs 5 or more --fractions (it repeats the third and the last but one)");
         Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
         ModelOptions.refuse(java.nio.file.Files.exists(dir), dir + ": sweep directory already exists");
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep");

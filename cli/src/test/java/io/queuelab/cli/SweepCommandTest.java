@@ -121,6 +121,8 @@ class SweepCommandTest {
                 {"sweep", "--backend", "noop", "--fractions", "0.5", "--probe-jobs", "0", "--out", dir.resolve("a").toString()},
                 {"sweep", "--backend", "noop", "--fractions", "0.5", "--repeat", "0.7", "--out", dir.resolve("a").toString()},
                 {"sweep", "--backend", "noop", "--fractions", "0.5", "--repeat", "half", "--out", dir.resolve("a").toString()},
+                {"sweep", "--backend", "noop", "--fractions", "0.5,0.9", "--repeat", "held-out", "--out", dir.resolve("a").toString()},
+                {"sweep", "--backend", "noop", "--rates", "5,10", "--repeat", "0.5", "--out", dir.resolve("a").toString()},
         };
         for (String[] args : cases) {
             CliTestSupport.Result r = CliTestSupport.run(args);

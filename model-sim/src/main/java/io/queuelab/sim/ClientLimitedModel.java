@@ -89,9 +89,15 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         return m;
     }
 
+    /** The mean demand; with a profile, times its mean factor (over its periods on average). */
+    @Override
+    public double serverDemand() {
+        return service.mean() * (profile == null ? 1 : profile.mean());
+    }
+
     /** Utilization of the min(K, c) requests' worth of capacity (with a profile, at its mean factor). */
     @Override
     public double utilization(double lambda) {
-        return lambda * service.mean() * (profile == null ? 1 : profile.mean()) / parallelism();
+        return lambda * serverDemand() / parallelism();
     }
 }

@@ -40,7 +40,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
 
     /** One processor-sharing server of unbounded capacity: n requests present each progress at 1/n. */
     static Engine processorSharing(Distribution service) {
-        return new ProcessorSharing(service, Integer.MAX_VALUE, null, 1, false, "arrival (processor sharing serves at once)", 0);
+        return new ProcessorSharing(service, Integer.MAX_VALUE, null, 1, false, "arrival (processor sharing serves at once)", 0, null);
     }
 
     /**
@@ -49,7 +49,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      */
     static Engine processorSharing(Distribution service, int capacity, IntToDoubleFunction speed) {
         return new ProcessorSharing(service, capacity, java.util.Objects.requireNonNull(speed, "speed"), 1, false,
-                "arrival (processor sharing serves at once)", 0);
+                "arrival (processor sharing serves at once)", 0, null);
     }
 
     /**
@@ -58,7 +58,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      * demand times {@code profile}'s factor at the instant it takes a connection (null: none).
      */
     static Engine clientLimited(Distribution demand, int connections, int cores, DemandProfile profile) {
-        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, 0).withProfile(profile);
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, 0, profile);
     }
 
     /**
@@ -67,7 +67,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      * demand times {@code profile}'s factor at the instant it takes a connection (null: none).
      */
     static Engine timeSliced(Distribution demand, int connections, int cores, double slice, DemandProfile profile) {
-        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, slice).withProfile(profile);
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, slice, profile);
     }
 
     private static final String TOOK_A_CONNECTION = "the request took a connection (left the client's queue)";
@@ -119,11 +119,11 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         final int cores;
         final boolean queueWhenFull;     // false: an arrival beyond the capacity is refused
         final double slice;              // 0: shared at every instant; else the cores' mean time slice (queueWhenFull, no speed)
-        DemandProfile profile;           // null: demands as drawn; else times the factor at the instant a request enters
+        final DemandProfile profile;     // null: demands as drawn; else times the factor at the instant a request enters
         private final String sentMeans;
 
         private ProcessorSharing(Distribution service, int capacity, IntToDoubleFunction speed, int cores, boolean queueWhenFull,
-                                 String sentMeans, double slice) {
+                                 String sentMeans, double slice, DemandProfile profile) {
             this.service = java.util.Objects.requireNonNull(service, "service");
             this.capacity = capacity;
             this.speed = speed;
@@ -131,11 +131,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
             this.queueWhenFull = queueWhenFull;
             this.sentMeans = sentMeans;
             this.slice = slice;
-        }
-
-        private ProcessorSharing withProfile(DemandProfile profile) {
             this.profile = profile;
-            return this;
         }
 
         /** A demand drawn at instant {@code t}: the service distribution's, times the profile's factor then. */

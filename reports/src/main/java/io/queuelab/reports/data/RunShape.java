@@ -38,13 +38,36 @@ public record RunShape(boolean closed, double level) {
         if (!config.closedLoop()) {
             return new RunShape(false, run.arrivalRate());
         }
-        double jobs = Double.NaN;
+        Integer jobs = lastMainPhase(config, LoadConfig.PhaseConfig::concurrency);
+        return new RunShape(true, jobs == null ? Math.round(run.meanInFlight()) : jobs);
+    }
+
+    /**
+     * The arrival rate an open run was made with, not the one it measured (two runs of one rate
+     * differ by the arrivals' randomness): a measured run's last phase that is not a warm-up, a
+     * simulated run's workload; empty for a closed run or one whose manifest does not say (a CSV log).
+     */
+    public static java.util.OptionalDouble configuredRate(RunData run) {
+        Manifest manifest = run.manifest().orElse(null);
+        Double rate = null;
+        if (manifest != null && manifest.config().isPresent()) {
+            rate = lastMainPhase(manifest.config().get(), LoadConfig.PhaseConfig::rate);
+        } else if (manifest != null) {
+            ArrivalProcessSpec workload = manifest.model().map(ModelInfo::workload).orElse(null);
+            rate = workload == null || workload.closed() ? null : workload.lambda() != null ? workload.lambda() : workload.rate();
+        }
+        return rate == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(rate);
+    }
+
+    /** The last non-null {@code field} of the phases that are not a warm-up; null when none has one. */
+    private static <T> T lastMainPhase(LoadConfig config, java.util.function.Function<LoadConfig.PhaseConfig, T> field) {
+        T last = null;
         for (LoadConfig.PhaseConfig phase : config.phases()) {
-            if (!phase.warmup() && phase.concurrency() != null) {
-                jobs = phase.concurrency();
+            if (!phase.warmup() && field.apply(phase) != null) {
+                last = field.apply(phase);
             }
         }
-        return new RunShape(true, Double.isNaN(jobs) ? Math.round(run.meanInFlight()) : jobs);
+        return last;
     }
 
     public boolean open() {

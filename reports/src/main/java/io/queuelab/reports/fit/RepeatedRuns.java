@@ -1,9 +1,5 @@
 package io.queuelab.reports.fit;
 
-import io.queuelab.core.manifest.ArrivalProcessSpec;
-import io.queuelab.core.manifest.LoadConfig;
-import io.queuelab.core.manifest.Manifest;
-import io.queuelab.core.manifest.ModelInfo;
 import io.queuelab.reports.compare.Distances;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
@@ -15,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The held-out runs made at the same load more than once (the same configured arrival rate, or the
@@ -30,8 +27,9 @@ import java.util.Optional;
  * server's repeat spread</em> on a statistic when it is no farther from the pooled value than the
  * runs are from each other, and on the distribution when its KS distance to every run is no larger
  * than the largest between two runs. The test's power grows with the runs: a model that predicts a
- * statistic's expected value exactly is within on it with probability 0.71 for two runs, 0.92 for
- * three and 0.98 for four (normal run-to-run errors: P(|mean of the errors| <= their range)), so a
+ * statistic's expected value exactly is within on it with probability 0.70 for two runs ((2/pi)
+ * atan 2), 0.92 for three and 0.98 for four (normal run-to-run errors: P(|mean of the errors| <= their
+ * range), simulated), so a
  * "beyond" from two runs is weak evidence, from four strong.
  *
  * <p>Guarantee: a group has two runs or more, all open at one configured rate or all closed at one
@@ -147,35 +145,20 @@ public final class RepeatedRuns {
     }
 
     /**
-     * "open 200.7/s" or "closed N=16": the load the run was made with (a measured run's last phase
-     * that is not a warm-up, a simulated run's workload), not its measured rate, which differs
-     * between two runs of one rate by the arrivals' own randomness; empty for a run whose manifest
-     * does not say (a CSV log).
+     * "open 200.7/s" or "closed N=16": the load the run was made with ({@link RunShape#configuredRate}
+     * for an open run), not its measured rate; empty for a run whose manifest does not say (a CSV log)
+     * or that measured nothing.
      */
     public static Optional<String> configuredLoad(RunData run) {
-        Manifest manifest = run.manifest().orElse(null);
-        if (manifest == null || run.okCount() == 0) {
+        if (run.manifest().isEmpty() || run.okCount() == 0) {
             return Optional.empty();
         }
         RunShape shape = RunShape.of(run);
-        Double rate = null;
-        if (manifest.config().isPresent()) {
-            for (LoadConfig.PhaseConfig phase : manifest.config().get().phases()) {
-                if (!phase.warmup() && phase.rate() != null) {
-                    rate = phase.rate();
-                }
-            }
-        } else {
-            ArrivalProcessSpec workload = manifest.model().map(ModelInfo::workload).orElse(null);
-            if (workload == null) {
-                return Optional.empty();
-            }
-            rate = workload.lambda() != null ? workload.lambda() : workload.rate();
-        }
         if (shape.closed()) {
             return Optional.of(shape.toString());
         }
-        return rate == null ? Optional.empty() : Optional.of(String.format(Locale.ROOT, "open %s/s", rate));
+        OptionalDouble rate = RunShape.configuredRate(run);
+        return rate.isEmpty() ? Optional.empty() : Optional.of(String.format(Locale.ROOT, "open %s/s", rate.getAsDouble()));
     }
 
     private static double percent(double predicted, double measured) {

@@ -52,7 +52,8 @@ public record RunPrediction(String run, String name, double level, boolean close
      * interval's server cpu per request over the fit runs' at the run's load ({@link DemandProfile}),
      * over the run's own timeline (its warm-up served but not measured, so a queue a slow warm-up
      * left is in its first measured seconds, as it was in the run), in {@link #REPLAYS} replications
-     * with the model's own arrivals at the run's rate. It
+     * with the model's own arrivals at the run's rate (from the start of the interval in which the
+     * run's first request fell due: up to one interval of extra, unmeasured warm-up). It
      * compares two measurements made apart, the server's counters and the response times, through
      * the model: where it gives back the run that the plain prediction missed, the miss was the
      * server's changing work per request, not the model's structure. Like {@link AtOwnServer} it

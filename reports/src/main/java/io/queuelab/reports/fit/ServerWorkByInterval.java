@@ -21,8 +21,9 @@ import java.util.Optional;
  * response times. A server on a shared host changes its work per request from second to second,
  * and a queue near capacity answers to those seconds, not to their mean (docs/experiments.md).
  *
- * <p>Guarantees: the intervals are consecutive and in order, the first contains the run's first
- * intended instant and the last ends at or before its last measured completion; an interval with
+ * <p>Guarantees: the intervals are consecutive and in order, the first is the earliest that ends
+ * after the run's first intended instant (it contains that instant when the sampling had begun by
+ * then), and the last ends at or before its last measured completion; an interval with
  * fewer than {@link #MIN_REQUESTS} completions has NaN (too few to divide by). Empty for a run
  * without a measured run's anchor, without server samples, or with fewer than two intervals after
  * its measured phase began.
@@ -44,9 +45,9 @@ record ServerWorkByInterval(double periodSeconds, double[] cpuPerRequest, double
         if (use.isEmpty()) {
             return Optional.empty();
         }
-        // the server processes' cpu, summed at the instants of the one sampled most (they are sampled together)
+        // the server processes' cpu, summed at their common sample instants (one sampler samples them together)
         List<ResourceUse.Samples> server = use.get().processes().values().stream()
-                .filter(s -> !HostResourceSampler.generatorSide(s.role()) && s.size() >= 3).toList();
+                .filter(s -> !HostResourceSampler.generatorSide(s.role()) && s.size() >= 2).toList();
         if (server.isEmpty()) {
             return Optional.empty();
         }
@@ -101,10 +102,6 @@ record ServerWorkByInterval(double periodSeconds, double[] cpuPerRequest, double
                 (from - origin) / 1e9));
     }
 
-    /** Seconds from the first interval's start to the last one's end. */
-    double spanSeconds() {
-        return periodSeconds * cpuPerRequest.length;
-    }
 
     /** The instants of {@code sorted} in [start, end). */
     private static long countWithin(long[] sorted, long start, long end) {

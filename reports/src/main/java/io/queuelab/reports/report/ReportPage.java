@@ -153,7 +153,7 @@ final class ReportPage {
                 + " of one run does not contain (a shared host changes between runs). A model predicts such a load within the server's"
                 + " own spread when its mean, p50 or p99 is no farther from the runs' pooled value (their response times merged) than"
                 + " the runs are from each other, and its distribution is no farther from each run (KS D) than two runs are apart."
-                + " With two runs a model that predicts a statistic's expected value exactly is within on it 71 % of the time, with"
+                + " With two runs a model that predicts a statistic's expected value exactly is within on it 70 % of the time, with"
                 + " four 98 %: a \"beyond\" from two runs is weak evidence.");
     }
 
