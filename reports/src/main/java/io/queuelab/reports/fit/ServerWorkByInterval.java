@@ -98,10 +98,10 @@ record ServerWorkByInterval(double periodSeconds, double[] cpuPerRequest, double
             return Optional.empty();
         }
         double period = lengths.stream().sorted().toList().get(lengths.size() / 2) / 1e9;
+        // a sampling begun after the measured phase did leaves no warm-up to replay: measured from the start
         return Optional.of(new ServerWorkByInterval(period, perRequest.stream().mapToDouble(Double::doubleValue).toArray(),
-                (from - origin) / 1e9));
+                Math.max(0, from - origin) / 1e9));
     }
-
 
     /** The instants of {@code sorted} in [start, end). */
     private static long countWithin(long[] sorted, long start, long end) {

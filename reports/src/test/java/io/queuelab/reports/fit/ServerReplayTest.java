@@ -46,8 +46,10 @@ class ServerReplayTest {
         for (double rate : new double[] {100, 200, 300, 400}) {
             fit.add(run("fit-" + (int) rate, steady(), rate, seed++));
         }
-        Path slow = run("slow-330", steady().withProfile(new DemandProfile(1, SLOW_SECONDS)), 330, seed);
-        result = HeldOutValidation.run(fit, List.of(slow), List.of(new MeasuredDemandCandidate()), K, 1, 3);
+        Path slow = run("slow-330", steady().withProfile(new DemandProfile(1, SLOW_SECONDS)), 330, seed++);
+        // the server's sampling began 2 s into the measured run: no warm-up to replay, the rest replayed
+        Path late = run("late-telemetry", steady().withProfile(new DemandProfile(1, SLOW_SECONDS)), 330, seed, 2);
+        result = HeldOutValidation.run(fit, List.of(slow, late), List.of(new MeasuredDemandCandidate()), K, 1, 3);
         System.out.print(HeldOutValidation.toTable(result));
     }
 
@@ -57,12 +59,17 @@ class ServerReplayTest {
 
     /** A 12 s simulated run relabelled as measured, with the server's cpu each second in host-resources.csv. */
     private static Path run(String name, ClientLimitedModel model, double rate, long seed) throws IOException {
+        return run(name, model, rate, seed, 0);
+    }
+
+    /** As above, the server's cpu sampled from second {@code firstSample} on. */
+    private static Path run(String name, ClientLimitedModel model, double rate, long seed, int firstSample) throws IOException {
         Path run = dir.resolve(name);
         SimRuns.writeFor(run, model, ArrivalProcess.open(rate), SLOW_SECONDS.length, seed);
         SimRuns.relabelAsMeasured(run, ANCHOR);
         ServiceIntervals intervals = ServiceIntervals.of(RunData.read(run));
         StringBuilder csv = new StringBuilder(HostResourceSampler.HEADER).append('\n');
-        for (int second = 0; second <= SLOW_SECONDS.length + 1; second++) {
+        for (int second = firstSample; second <= SLOW_SECONDS.length + 1; second++) {
             long busy = busyUntil(intervals, second * 1_000_000_000L);
             csv.append(ANCHOR + second * 1_000_000_000L).append(",server,4242,").append(busy).append(",0,0,0,0,0,,0\n");
         }
@@ -103,6 +110,14 @@ class ServerReplayTest {
                 "replayed: " + HeldOutValidation.serverReplay(p));
         assertTrue(Math.abs((replay.p99() - p.measuredP99()) / p.measuredP99()) < 0.25, HeldOutValidation.serverReplay(p));
         assertTrue(replay.ks() < p.ks() / 3, "KS D replayed " + replay.ks() + ", plain " + p.ks());
+    }
+
+    @Test
+    void aSamplingBegunAfterTheRunIsReplayedFromItsFirstSample() {
+        RunPrediction p = result.model(MeasuredDemandCandidate.NAME).predictions().get(1);
+        assertNotNull(p.replay(), "sampled from 2 s: ten seconds to replay");
+        assertTrue(Math.abs((p.replay().mean() - p.measuredMean()) / p.measuredMean()) < Math.abs(p.meanError()),
+                HeldOutValidation.serverReplay(p));
     }
 
     @Test
