@@ -3,6 +3,7 @@ package io.queuelab.cli;
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.reports.data.RunData;
+import io.queuelab.reports.fit.HeldOutValidation;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -63,7 +64,7 @@ final class CapacitySweep {
     private CapacitySweep() {
     }
 
-    /** --repeat's default: the loads the report holds out (the third and the last but one fraction), with five or more. */
+    /** --repeat's default: the loads the report holds out ({@link HeldOutValidation#heldOutLoads}). */
     static final String HELD_OUT = "held-out";
 
     /**
@@ -76,8 +77,7 @@ final class CapacitySweep {
             return List.of();
         }
         if (repeat.equals(HELD_OUT)) {
-            List<Double> sorted = fractions.stream().sorted().toList();
-            return sorted.size() < 5 ? List.of() : List.of(sorted.get(2), sorted.get(sorted.size() - 2));
+            return HeldOutValidation.heldOutLoads(fractions.stream().sorted().toList());
         }
         List<Double> repeats = new ArrayList<>();
         for (String part : repeat.split(",")) {

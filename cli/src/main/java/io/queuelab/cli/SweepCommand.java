@@ -6,6 +6,7 @@ import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
+import io.queuelab.reports.fit.HeldOutValidation;
 import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
@@ -123,7 +124,8 @@ public final class SweepCommand implements Callable<Integer> {
         List<Double> checked = CapacitySweep.fractions(fractions);
         List<Double> repeats = CapacitySweep.repeats(repeat, checked);
         ModelOptions.refuse(repeat.equals(CapacitySweep.HELD_OUT) && repeats.isEmpty(),
-                "--repeat held-out needs 5 or more --fractions (it repeats the third and the last but one)");
+                "--repeat held-out needs " + HeldOutValidation.MIN_LOADS_TO_HOLD_OUT
+                        + " or more --fractions (it repeats the third and the last but one)");
         Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
         ModelOptions.refuse(java.nio.file.Files.exists(dir), dir + ": sweep directory already exists");
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep");

@@ -34,10 +34,8 @@ public record FittedModel(String name, Model queue, double latency) {
      * over {@code replications} independent replications (which run in parallel).
      */
     public Prediction predict(ArrivalProcess workload, long customers, int replications, long seed) throws IOException {
-        SimulationResult r = Simulation.of(queue, workload).customers(Math.max(1, customers / replications))
-                .replications(replications).seed(seed).run();
-        return new Prediction(shifted(r.responseTimes()), r.meanResponse().value() + latency, r.meanResponse().halfWidth(),
-                r.throughput().value());
+        return prediction(Simulation.of(queue, workload).customers(Math.max(1, customers / replications))
+                .replications(replications).seed(seed).run());
     }
 
     /**
@@ -48,8 +46,12 @@ public record FittedModel(String name, Model queue, double latency) {
      * model's capacity is replayed too (its queue grows while it lasts).
      */
     public Prediction predictOver(ArrivalProcess workload, double seconds, double measureFrom, int replications, long seed) throws IOException {
-        SimulationResult r = Simulation.of(queue, workload).duration(seconds).measureFrom(measureFrom).removeWarmup(false)
-                .replications(replications).seed(seed).run();
+        return prediction(Simulation.of(queue, workload).duration(seconds).measureFrom(measureFrom).removeWarmup(false)
+                .replications(replications).seed(seed).run());
+    }
+
+    /** A simulation's outcome as this model predicts it: response times and mean shifted by the latency. */
+    private Prediction prediction(SimulationResult r) {
         return new Prediction(shifted(r.responseTimes()), r.meanResponse().value() + latency, r.meanResponse().halfWidth(),
                 r.throughput().value());
     }

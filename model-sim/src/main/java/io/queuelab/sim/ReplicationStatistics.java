@@ -49,7 +49,7 @@ final class ReplicationStatistics {
     private final long warmupToFlag;
 
     /** Requests that arrive before this instant are served but not counted (a measured run's warm-up replayed). */
-    private double measureFrom = Double.NEGATIVE_INFINITY;
+    private final double measureFrom;
 
     /** Statistics that write no log. */
     ReplicationStatistics() {
@@ -58,8 +58,7 @@ final class ReplicationStatistics {
 
     /** Statistics that write no log and count only the requests arriving at {@code measureFrom} or later. */
     ReplicationStatistics(double measureFrom) {
-        this(null, null, 0);
-        this.measureFrom = measureFrom;
+        this(null, null, 0, measureFrom);
     }
 
     /**
@@ -69,6 +68,11 @@ final class ReplicationStatistics {
      *                     them) are logged with {@link LogFormat#FLAG_WARMUP}
      */
     ReplicationStatistics(RequestLogWriter log, Writer flushLog, long warmupToFlag) {
+        this(log, flushLog, warmupToFlag, Double.NEGATIVE_INFINITY);
+    }
+
+    private ReplicationStatistics(RequestLogWriter log, Writer flushLog, long warmupToFlag, double measureFrom) {
+        this.measureFrom = measureFrom;
         this.log = log;
         this.flushLog = flushLog;
         this.warmupToFlag = warmupToFlag;

@@ -178,14 +178,15 @@ public final class Simulation {
 
     /** Checks the configuration; throws IllegalArgumentException with a one-line message. */
     public Simulation validate() {
-        if (measureFrom > Double.NEGATIVE_INFINITY && (runDirectory != null || duration == Double.POSITIVE_INFINITY)) {
-            if (duration == Double.POSITIVE_INFINITY) {
-                throw new IllegalArgumentException("a replay measured from an instant needs a duration: its timeline is fixed");
-            }
+        boolean replay = measureFrom > Double.NEGATIVE_INFINITY;
+        if (replay && duration == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("a replay measured from an instant needs a duration: its timeline is fixed");
+        }
+        if (replay && runDirectory != null) {
             throw new IllegalArgumentException("a simulated run's log holds every request: measureFrom is for a replay's statistics, not for writeRun");
         }
         // a replay (measureFrom) is a fixed timeline, finite whatever the load: only a steady-state run needs a stable model
-        if (arrivalProcess instanceof ArrivalProcess.Open open && !model.stableAt(open.lambda()) && measureFrom == Double.NEGATIVE_INFINITY) {
+        if (arrivalProcess instanceof ArrivalProcess.Open open && !model.stableAt(open.lambda()) && !replay) {
             throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
                     "unstable: model %s at lambda %s has utilization %.4f >= 1 (lambda x mean server time %s s); an open model has no steady state there",
                     model.name(), open.lambda(), model.utilization(open.lambda()), model.serverDemand()));

@@ -35,6 +35,19 @@ public final class HeldOutValidation {
     /** Held-out errors closer than this (absolute, e.g. 0.5 percentage points) are a tie, won by the simpler model. */
     public static final double TIE = 0.005;
 
+    /** The fewest open loads of a rate sweep that {@link #heldOutLoads} holds two of out. */
+    public static final int MIN_LOADS_TO_HOLD_OUT = 5;
+
+    /**
+     * The loads of a rate sweep (in order of rate) that the report holds out and the demo runs again:
+     * the third and the last but one (0.5 and 0.8 X_max of the demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9),
+     * so that fit loads lie on both sides of each; none with fewer than {@link #MIN_LOADS_TO_HOLD_OUT}.
+     */
+    public static <T> List<T> heldOutLoads(List<T> loadsByRate) {
+        int n = loadsByRate.size();
+        return n < MIN_LOADS_TO_HOLD_OUT ? List.of() : List.of(loadsByRate.get(2), loadsByRate.get(n - 2));
+    }
+
     /** One model's outcome. */
     public record ModelOutcome(CandidateFit fit, List<RunPrediction> fitRuns, List<RunPrediction> predictions) {
         /** The mean held-out error; infinite for a model that predicts nothing. */
@@ -330,7 +343,7 @@ public final class HeldOutValidation {
                 percent(o.p99(), r.measuredP99()), o.ks());
     }
 
-    private static double percent(double predicted, double measured) {
+    static double percent(double predicted, double measured) {
         return 100 * (predicted - measured) / measured;
     }
 

@@ -99,8 +99,8 @@ public final class RepeatedRuns {
             }
             return String.format(Locale.ROOT, "mean %.3f ms (%+.1f %%, %s), p50 %.3f ms (%+.1f %%, %s), p99 %.3f ms (%+.1f %%, %s);"
                             + " KS D to the runs up to %.3f (%s)",
-                    1e3 * mean, percent(mean, g.pooledMean()), word(meanWithin), 1e3 * p50, percent(p50, g.pooledP50()), word(p50Within),
-                    1e3 * p99, percent(p99, g.pooledP99()), word(p99Within), ks, word(ksWithin));
+                    1e3 * mean, HeldOutValidation.percent(mean, g.pooledMean()), word(meanWithin), 1e3 * p50, HeldOutValidation.percent(p50, g.pooledP50()), word(p50Within),
+                    1e3 * p99, HeldOutValidation.percent(p99, g.pooledP99()), word(p99Within), ks, word(ksWithin));
         }
 
         private static String word(boolean within) {
@@ -159,9 +159,5 @@ public final class RepeatedRuns {
         }
         OptionalDouble rate = RunShape.configuredRate(run);
         return rate.isEmpty() ? Optional.empty() : Optional.of(String.format(Locale.ROOT, "open %s/s", rate.getAsDouble()));
-    }
-
-    private static double percent(double predicted, double measured) {
-        return 100 * (predicted - measured) / measured;
     }
 }

@@ -102,9 +102,6 @@ final class ReportAnalysis {
     record HeldOut(Optional<HeldOutValidation.Result> result, String plan) {
     }
 
-    /** Open loads held out of a rate sweep: the third and the last but one by rate (0.5 and 0.8 X_max of the demo's plan). */
-    static final int MIN_OPEN_RUNS_TO_HOLD_OUT = 5;
-
     /**
      * Fits every model on the measured open runs but those of two loads (the third and the last but
      * one by rate: 0.5 and 0.8 X_max of the demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9; every run made at
@@ -115,12 +112,12 @@ final class ReportAnalysis {
         measured.stream().filter(r -> RunShape.of(r).open() && r.okCount() > 0).sorted(Comparator.comparingDouble(RunData::arrivalRate))
                 .forEach(r -> byLoad.computeIfAbsent(RepeatedRuns.configuredLoad(r).orElse(r.name()), k -> new ArrayList<>()).add(r));
         List<List<RunData>> loads = new ArrayList<>(byLoad.values());
-        if (loads.size() < MIN_OPEN_RUNS_TO_HOLD_OUT) {
-            return new HeldOut(Optional.empty(), "Needs measured open runs at " + MIN_OPEN_RUNS_TO_HOLD_OUT
+        List<List<RunData>> heldLoads = HeldOutValidation.heldOutLoads(loads);
+        if (heldLoads.isEmpty()) {
+            return new HeldOut(Optional.empty(), "Needs measured open runs at " + HeldOutValidation.MIN_LOADS_TO_HOLD_OUT
                     + " or more rates (a rate sweep) to fit on some and predict others; found " + loads.size() + ".");
         }
-        List<RunData> held = new ArrayList<>(loads.get(2));
-        held.addAll(loads.get(loads.size() - 2));
+        List<RunData> held = new ArrayList<>(heldLoads.stream().flatMap(List::stream).toList());
         List<RunData> fit = loads.stream().flatMap(List::stream).filter(r -> !held.contains(r)).toList();
         measured.stream().filter(r -> RunShape.of(r).closed() && r.okCount() > 0).forEach(held::add);
         String plan = "Fitted on " + String.join(", ", fit.stream().map(RunData::name).toList()) + "; predicted from their rate or N alone: "
