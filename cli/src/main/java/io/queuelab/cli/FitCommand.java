@@ -147,11 +147,21 @@ public final class FitCommand implements Callable<Integer> {
                         + " Nelder-Mead, common random numbers) with this many simulations (e.g. 80).")
         Integer refine;
 
-        @Option(names = "--seed", defaultValue = "1", description = "Seed of the refinement's simulations (default ${DEFAULT-VALUE}).")
+        @Option(names = "--seed", defaultValue = "1", description = "Seed of the simulations that test and refine the fit (default ${DEFAULT-VALUE}).")
         long seed;
+
+        @Option(names = "--held-out", paramLabel = "RUN", arity = "1..*",
+                description = "Runs the fit does not take (other rates, other N) to predict from their rate or N alone, each"
+                        + " judged against the simulation-noise yardstick.")
+        List<Path> heldOut = List.of();
 
         @Override
         public Integer call() throws IOException {
+            java.util.Set<Path> taken = new java.util.HashSet<>(List.of(open.toAbsolutePath().normalize(),
+                    closed.toAbsolutePath().normalize(), single.toAbsolutePath().normalize()));
+            if (heldOut.stream().anyMatch(run -> taken.contains(run.toAbsolutePath().normalize()))) {
+                throw new IllegalArgumentException("a --held-out run is one the fit takes (--open, --closed or --single): it would not be held out");
+            }
             if (refine != null && refine < 2) {
                 throw new IllegalArgumentException("--refine needs at least 2 evaluations, got " + refine);
             }
@@ -159,10 +169,18 @@ public final class FitCommand implements Callable<Integer> {
             RunData closedRun = RunData.read(closed);
             DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single), minPause == null ? Double.NaN : minPause);
             System.out.print(fit.toTable());
+            List<RunData> heldOutRuns = new java.util.ArrayList<>();
+            for (Path run : heldOut) {
+                heldOutRuns.add(RunData.read(run));
+            }
             if (fit.identification().identified()) {
-                DpbFit.TestedDpb tested = fit.tested(openRun, seed);
+                DpbFit.TestedDpb tested = fit.tested(openRun, heldOutRuns, seed);
                 StringBuilder s = new StringBuilder("  ").append(tested.lackOfFit().summary()).append('\n');
                 HeldOutValidation.appendPredictions(s, List.of(tested.open()));
+                if (!tested.heldOut().isEmpty()) {
+                    s.append("  ").append(tested.predictionSummary()).append('\n');
+                    HeldOutValidation.appendPredictions(s, tested.heldOut());
+                }
                 System.out.print(s);
             }
             // pauses of CPU scheduling pass the same statistical checks: the server's page writes tell them apart

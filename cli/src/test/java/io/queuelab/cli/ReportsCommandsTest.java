@@ -71,9 +71,15 @@ class ReportsCommandsTest {
                 "--replications", "1", "--seed", "12", "--out", closed.toString()), stderr());
         assertEquals(0, run("simulate", "--model", "dpb", "--closed", "1", "--customers", "20000", "--keep-warmup",
                 "--replications", "1", "--seed", "13", "--out", single.toString()), stderr());
+        Path heldOut = tmp.resolve("dpb-held-out");
+        assertEquals(0, run("simulate", "--model", "dpb", "--lambda", "10", "--duration", "900", "--keep-warmup",
+                "--replications", "1", "--seed", "14", "--out", heldOut.toString()), stderr());
         assertEquals(0, run("fit", "dpb", "--open", open.toString(), "--closed", closed.toString(), "--single",
-                single.toString()), stderr());
+                single.toString(), "--held-out", heldOut.toString()), stderr());
         String o = stdout();
+        // a run at a rate the fit did not take, predicted from its rate
+        assertTrue(o.contains("  predicts: response-time CDF within simulation noise at 1 of 1 held-out runs"), o);
+        assertTrue(Pattern.compile("(?m)^  dpb-held-out\\s+(9\\.9|10\\.)").matcher(o).find(), o);
         Matcher dpb = Pattern.compile("DPB_max\\s+(\\d+)").matcher(o);
         assertTrue(dpb.find(), o);
         assertEquals(111, Integer.parseInt(dpb.group(1)), 11.1, o);
@@ -302,5 +308,8 @@ class ReportsCommandsTest {
         assertFalse(Files.exists(tmp.resolve("r.txt")));
         assertEquals(2, run("fit", "dpb", "--open", one.toString(), "--closed", one.toString(), "--single", one.toString()));
         assertTrue(stderr().startsWith("queuelab: "), stderr());
+        assertEquals(2, run("fit", "dpb", "--open", one.toString(), "--closed", one.toString(), "--single", one.toString(),
+                "--held-out", one + "/"));
+        assertTrue(stderr().startsWith("queuelab: a --held-out run is one the fit takes"), stderr());
     }
 }

@@ -5,6 +5,7 @@ import io.queuelab.reports.data.SteadyState;
 import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.FlushDetector;
 import io.queuelab.reports.fit.Flushes;
+import io.queuelab.reports.fit.RunPrediction;
 import io.queuelab.reports.fit.SimulationRefinement;
 import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -80,13 +82,37 @@ class DpbFitTest {
         // T_proc's shape: the N = 1 run's responses outside flushes less c, 20 ms + Exp(6.9 ms) + T_nd's exponential part
         assertEquals(0.0269, fit.normalPeriod().mean(), 0.03 * 0.0269, fit.toTable());
         assertEquals(0.020, fit.normalPeriod().lowerBound(), 0.001, fit.toTable());
-        DpbFit.TestedDpb shaped = fit.tested(shapedOpen, 5);
-        DpbFit.TestedDpb exponential = fit.exponentialProcessing().tested(shapedOpen, 5);
+        DpbFit.TestedDpb shaped = fit.tested(shapedOpen, List.of(), 5);
+        DpbFit.TestedDpb exponential = fit.exponentialProcessing().tested(shapedOpen, List.of(), 5);
         // the paper's estimates of DPB_max and T_dp carry their own error, so the shaped model is judged against the
         // exponential one with the same estimates, and its median against the run's
         assertTrue(!exponential.lackOfFit().fits(), exponential.lackOfFit().summary());
         assertEquals(shapedOpen.quantileSeconds(0.5), shaped.open().predictedP50(), 0.05 * shapedOpen.quantileSeconds(0.5), shaped.open().toString());
         assertTrue(shaped.open().ks() < exponential.open().ks() / 2, shaped.open() + " vs " + exponential.open());
+    }
+
+    /**
+     * The fit predicts runs it did not take, each from its own rate: a run at 10/s of the same
+     * server (Table 1) within simulation noise, its median within 10 %; a run at 10/s of a server
+     * whose processing is 1.5 times slower beyond it. A prediction made at the fit run's rate
+     * (25/s) would miss the first as well.
+     */
+    @Test
+    void heldOutRunsArePredictedFromTheirOwnRate() throws IOException {
+        DirtyPageBufferModel t1 = DirtyPageBufferModel.table1();
+        DirtyPageBufferModel slower = new DirtyPageBufferModel(t1.networkDelay(), io.queuelab.sim.Distribution.exponential(1.5 * 0.0269),
+                t1.bufferPages(), t1.dirtyPage());
+        SimRuns.writeFor(tmp.resolve("held-out-10"), t1, ArrivalProcess.open(10), 900, 21);
+        SimRuns.writeFor(tmp.resolve("slower-10"), slower, ArrivalProcess.open(10), 900, 22);
+        RunData same = RunData.read(tmp.resolve("held-out-10"));
+        DpbFit.TestedDpb tested = DpbFit.fit(open, closed, single).tested(open, List.of(same, RunData.read(tmp.resolve("slower-10"))), 5);
+        RunPrediction at10 = tested.heldOut().get(0);
+        assertEquals(10, at10.level(), 0.5, at10.toString());
+        assertTrue(at10.withinYardstick(), at10.toString());
+        assertEquals(same.quantileSeconds(0.5), at10.predictedP50(), 0.1 * same.quantileSeconds(0.5), at10.toString());
+        assertTrue(!tested.heldOut().get(1).withinYardstick(), tested.heldOut().get(1).toString());
+        assertEquals(1, tested.heldOutWithinNoise());
+        assertEquals("predicts: response-time CDF within simulation noise at 1 of 2 held-out runs", tested.predictionSummary());
     }
 
     @Test

@@ -183,17 +183,37 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
     }
 
     /**
-     * Whether the model explains the open run it was fitted from: its response-time CDF against
-     * the model's at its rate, within the simulation-noise yardstick ({@link LackOfFit}).
+     * Whether the model explains the open run it was fitted from (its response-time CDF against the
+     * model's at its rate, within the simulation-noise yardstick: {@link LackOfFit}), and what it
+     * predicts for runs it was not fitted to, each from its rate (open) or N (closed) alone.
+     *
+     * @param heldOut runs measured with the same server and load, none of the three the fit took
      */
-    public TestedDpb tested(RunData openHighRate, long seed) throws java.io.IOException {
-        RunPrediction open = RunPrediction.open(openHighRate.source().toString(), openHighRate,
-                new io.queuelab.sim.FittedModel("dpb", model(), 0), seed);
-        return new TestedDpb(this, LackOfFit.test(List.of(), List.of(), null, 0, List.of(open)), open);
+    public TestedDpb tested(RunData openHighRate, List<RunData> heldOut, long seed) throws java.io.IOException {
+        io.queuelab.sim.FittedModel fitted = new io.queuelab.sim.FittedModel("dpb", model(), 0);
+        RunPrediction open = RunPrediction.open(openHighRate.source().toString(), openHighRate, fitted, seed);
+        List<RunPrediction> predictions = new java.util.ArrayList<>();
+        for (RunData run : heldOut) {
+            predictions.add(RunPrediction.of(run.source().toString(), run, fitted, seed));
+        }
+        return new TestedDpb(this, LackOfFit.test(List.of(), List.of(), null, 0, List.of(open)), open, List.copyOf(predictions));
     }
 
-    /** A DPB fit with its lack-of-fit verdict on the open run. */
-    public record TestedDpb(DpbFit fit, LackOfFit lackOfFit, RunPrediction open) {
+    /**
+     * A DPB fit with its lack-of-fit verdict on the open run it was fitted from, and its
+     * predictions of the held-out runs.
+     */
+    public record TestedDpb(DpbFit fit, LackOfFit lackOfFit, RunPrediction open, List<RunPrediction> heldOut) {
+        /** How many held-out runs' measured response-time CDF is within simulation noise of the predicted one. */
+        public long heldOutWithinNoise() {
+            return heldOut.stream().filter(RunPrediction::withinYardstick).count();
+        }
+
+        /** "predicts: CDF within simulation noise at k of n held-out runs", or empty without held-out runs. */
+        public String predictionSummary() {
+            return heldOut.isEmpty() ? "" : String.format(Locale.ROOT,
+                    "predicts: response-time CDF within simulation noise at %d of %d held-out runs", heldOutWithinNoise(), heldOut.size());
+        }
     }
 
     /** Table 1 and the measurements; for an unidentified fit, "not identified: reason" in place of Table 1. */

@@ -148,7 +148,7 @@ public final class HeldOutValidation {
             RunShape shape = RunShape.of(run);
             String name = heldOutNames.get(i);
             FittedModel model = shape.closed() ? fit.closedModel().apply(shape.jobs()) : fit.model(run.arrivalRate());
-            RunPrediction p = shape.closed() ? RunPrediction.closed(name, run, shape.jobs(), model, seed) : RunPrediction.open(name, run, model, seed);
+            RunPrediction p = RunPrediction.of(name, run, model, seed);
             // at its own server: the run's cpu per request over what the model's demand was taken from
             ServerWork reference = candidate.demandFollowsLoad() ? fitServer.at(p) : fitServer.medians();
             double factor = p.server().demandFactor(reference);

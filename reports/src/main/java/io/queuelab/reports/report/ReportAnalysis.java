@@ -278,7 +278,7 @@ final class ReportAnalysis {
             return new DpbAnalysis(open, closedHigh, single, Optional.empty(), Optional.of(String.valueOf(e.getMessage())), Optional.empty());
         }
         Optional<LackOfFit> verdict = fit.identification().identified()
-                ? Optional.of(fit.tested(open.get(), YARDSTICK_SEED).lackOfFit()) : Optional.empty();
+                ? Optional.of(fit.tested(open.get(), List.of(), YARDSTICK_SEED).lackOfFit()) : Optional.empty();
         return new DpbAnalysis(open, closedHigh, single, Optional.of(fit), Optional.empty(), verdict);
     }
 
