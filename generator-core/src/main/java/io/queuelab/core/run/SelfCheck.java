@@ -247,6 +247,12 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         if (open && totals.unfinished() > 0) {
             failures.add(unfinished(totals.unfinished(), counts, phases, serverSaturated, serverShare));
             serverFailures += serverSaturated ? 1 : 0;
+        } else if (open && serverSaturated && totals.dropped() == 0 && counts.maxQueueLength() > counts.workers()) {
+            String grew = queueGrew(counts, phases);
+            if (grew != null) {
+                failures.add(grew);
+                serverFailures++;
+            }
         }
         long lost = 0;
         long duplicated = 0;
@@ -349,6 +355,34 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 + counts.workers() + " workers could not keep up (they spent only " + share + " of their time waiting for "
                 + "the server; completed " + rates + ")";
     }
+
+    /**
+     * A server that fell behind the arrivals and caught up only after the phase: every request
+     * completed (none dropped or unfinished), but a queue longer than the workers built up (checked
+     * by the caller) and the measured phase's requests took more than {@link #DRAIN_SHARE} longer
+     * than the phase to complete. Their response times are those of a growing queue, not of a
+     * steady state at the phase's rate. The drain's share is the phase's length against the time
+     * its completions took, free of the arrival count's Poisson noise. Null when no measured phase
+     * fell behind.
+     */
+    private static String queueGrew(Counts counts, List<PhaseCheck> phases) {
+        List<String> behind = new ArrayList<>();
+        for (int i = 0; i < phases.size(); i++) {
+            PhaseCheck p = phases.get(i);
+            double seconds = counts.phaseSeconds()[i];
+            double span = counts.completionSeconds(i);
+            if (!p.warmup() && seconds > 0 && span > seconds * (1 + DRAIN_SHARE)) {
+                behind.add(String.format(Locale.ROOT, "%s completed %.4g/s of the %.4g/s that arrived (its requests took %.1f s to"
+                        + " complete against the phase's %.1f s)", p.name(), p.achievedRate(), p.scheduled() / seconds, span, seconds));
+            }
+        }
+        return behind.isEmpty() ? null : "the server was saturated: the queue grew to " + counts.maxQueueLength() + " with the "
+                + counts.workers() + " workers waiting for the server, and " + String.join(", ", behind)
+                + ": the response times are of a growing queue, not of a steady state at this rate";
+    }
+
+    /** How much longer than its phase a measured phase's completions may take before the server is said to have fallen behind. */
+    static final double DRAIN_SHARE = 0.10;
 
     /**
      * Names the bottleneck of a run that dropped requests: with the schedule on time and the

@@ -89,6 +89,26 @@ class DrainAndOverloadTest {
         assertEquals(0, result.selfCheck().lost() + result.selfCheck().duplicated());
     }
 
+    /**
+     * 200/s for 1 s at a synchronous M/M/1 server of 100/s, with a drain long enough for all: every
+     * request completes, none is dropped or unfinished, but the queue grew through the phase and
+     * its requests took about twice its length to complete. The verdict names the server's
+     * saturation, not the generator, and the run is not said to have kept up.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aServerThatCaughtUpOnlyAfterThePhaseWasSaturated() throws Exception {
+        RunConfig config = new RunConfig(PipelineRuns.poisson(200, Duration.ofSeconds(1)), 4, 1000, 4, 11, 0, 1, null,
+                Duration.ZERO, Duration.ofSeconds(20), dir.resolve("behind"));
+        RunResult result = PipelineRuns.run(config, MM1Backend.sync(100, 5));
+        LogTotals t = result.totals();
+        assertEquals(0, t.unfinished() + t.dropped() + t.errors(), t::toString);
+        String verdict = result.selfCheck().verdict();
+        assertFalse(result.selfCheck().keptUp(), verdict);
+        assertTrue(verdict.startsWith("the server was saturated: the queue grew to "), verdict);
+        assertTrue(verdict.contains("/s of the ") && verdict.contains("not of a steady state"), verdict);
+    }
+
     private static Map<Integer, Long> outcomes(RunResult result) throws Exception {
         Map<Integer, Long> byOutcome = new TreeMap<>();
         try (RequestLogReader log = result.directory().openLog()) {

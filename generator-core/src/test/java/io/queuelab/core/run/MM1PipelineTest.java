@@ -38,11 +38,30 @@ class MM1PipelineTest {
     @Test
     void openLoopResponseTimesAreThoseOfMM1() throws Exception {
         Duration duration = Duration.ofSeconds(42); // >= 20,000 requests (expected 21,000)
+        HostSteal steal = HostSteal.start();
         CompletableFuture<RunResult> sync = CompletableFuture.supplyAsync(() -> call(() ->
                 PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(LAMBDA, duration), 32, 10_000, dir.resolve("sync")), MM1Backend.sync(MU, 1))));
         CompletableFuture<RunResult> async = CompletableFuture.supplyAsync(() -> call(() ->
                 PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(LAMBDA, duration), 1, 10_000, dir.resolve("async")), MM1Backend.async(MU, 2))));
         RunResult[] results = {sync.get(), async.get()};
+        double stolen = steal.share();
+        try {
+            checkMM1(results);
+        } catch (AssertionError e) {
+            // the response times include every pause of the machine, as they must; a host that paused it for more than
+            // STEAL_LIMIT of its cpu time moved them by more than the tolerances, and then the test says so, not that the
+            // instrument is late
+            org.junit.jupiter.api.Assumptions.assumeTrue(stolen <= STEAL_LIMIT, String.format(java.util.Locale.ROOT,
+                    "the host took %.1f %% of the machine's cpu time (steal, /proc/stat) during the runs, above %.0f %%: %s",
+                    100 * stolen, 100 * STEAL_LIMIT, e.getMessage()));
+            throw e;
+        }
+    }
+
+    /** The host's share of the cpu time (steal) above which a miss is the host's, not the instrument's. */
+    static final double STEAL_LIMIT = 0.01;
+
+    private static void checkMM1(RunResult[] results) throws java.io.IOException {
         for (RunResult result : results) {
             RunSummary s = RunSummary.of(result.directory());
             System.out.printf("%s: mean %.3f ms, p99 %.3f ms, n %d, %s%n", result.directory().path().getFileName(),
