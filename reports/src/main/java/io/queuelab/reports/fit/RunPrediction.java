@@ -159,13 +159,13 @@ public record RunPrediction(String run, String name, double level, boolean close
         return unstable() ? Double.POSITIVE_INFINITY : (Math.abs(meanError()) + Math.abs(p50Error()) + Math.abs(p99Error())) / 3;
     }
 
-    /** Predicts an open run at its measured arrival rate. */
     /** The run predicted from its own shape: an open run from its measured rate, a closed run from its N. */
     public static RunPrediction of(String asGiven, RunData run, FittedModel model, long seed) throws IOException {
         io.queuelab.reports.data.RunShape shape = io.queuelab.reports.data.RunShape.of(run);
         return shape.closed() ? closed(asGiven, run, shape.jobs(), model, seed) : open(asGiven, run, model, seed);
     }
 
+    /** Predicts an open run at its measured arrival rate. */
     public static RunPrediction open(String asGiven, RunData run, FittedModel model, long seed) throws IOException {
         double rate = run.arrivalRate();
         if (!model.stableAt(rate)) {
