@@ -167,12 +167,13 @@ public final class FitCommand implements Callable<Integer> {
             }
             RunData openRun = RunData.read(open);
             RunData closedRun = RunData.read(closed);
-            DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single), minPause == null ? Double.NaN : minPause);
-            System.out.print(fit.toTable());
+            // every run is read before anything is printed: a bad one is one line, not the end of a half-printed fit
             List<RunData> heldOutRuns = new java.util.ArrayList<>();
             for (Path run : heldOut) {
                 heldOutRuns.add(RunData.read(run));
             }
+            DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single), minPause == null ? Double.NaN : minPause);
+            System.out.print(fit.toTable());
             if (fit.identification().identified()) {
                 DpbFit.TestedDpb tested = fit.tested(openRun, heldOutRuns, seed);
                 StringBuilder s = new StringBuilder("  ").append(tested.lackOfFit().summary()).append('\n');

@@ -77,6 +77,10 @@ class ReportsCommandsTest {
         assertEquals(0, run("fit", "dpb", "--open", open.toString(), "--closed", closed.toString(), "--single",
                 single.toString(), "--held-out", heldOut.toString()), stderr());
         String o = stdout();
+        // a held-out run that is not there: one line, and no fit printed before it
+        assertEquals(2, run("fit", "dpb", "--open", open.toString(), "--closed", closed.toString(), "--single",
+                single.toString(), "--held-out", tmp.resolve("no-such-run").toString()));
+        assertTrue(stdout().isEmpty() && stderr().trim().lines().count() == 1, stdout() + stderr());
         // a run at a rate the fit did not take, predicted from its rate
         assertTrue(o.contains("  predicts: response-time CDF within simulation noise at 1 of 1 held-out runs"), o);
         assertTrue(Pattern.compile("(?m)^  dpb-held-out\\s+(9\\.9|10\\.)").matcher(o).find(), o);
