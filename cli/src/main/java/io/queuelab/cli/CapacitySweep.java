@@ -2,6 +2,7 @@ package io.queuelab.cli;
 
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.run.RunCompanion;
+import io.queuelab.core.run.RunResult;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.fit.HeldOutValidation;
 
@@ -18,46 +19,189 @@ import java.util.Map;
 /**
  * The capacity mode of a sweep: a short closed-loop saturation probe (many concurrent jobs, so the
  * server is never idle) measures the throughput X_max, then the sweep's open-loop rates are chosen
- * fractions of it, so that the queueing near the knee is in the data. Guarantees: the probe is an
- * ordinary closed run; it is written beside the sweep while the sweep runs and moved into it
- * afterwards ({@link #PROBE_PREFIX} + N), so the reports see it as one more closed run.
+ * fractions of it, so that the queueing near the knee is in the data, corrected when a run finds
+ * the server saturated ({@link Levels}). Guarantees: the probe is an ordinary closed run; it is
+ * written beside the sweep while the sweep runs and moved into it afterwards
+ * ({@link #PROBE_PREFIX} + N), so the reports see it as one more closed run.
  */
 final class CapacitySweep {
     static final String PROBE_PREFIX = "capacity-probe-closed-";
 
     /** The probe's result: its run directory (beside the sweep) and the throughput it measured. */
     record Probe(Path dir, int jobs, double maxThroughput) {
-        /** The open-loop levels at the given fractions of X_max. */
-        List<SweepCommand.Level> levels(List<Double> fractions) {
-            return levels(fractions, List.of());
-        }
-
         /**
-         * The open-loop levels at the given fractions of X_max, then each of {@code repeats} (some of
-         * those fractions; one listed twice is run twice more) in their order, after the whole sweep:
-         * a repeat follows other loads than its first run did, as a later run of the same load would.
+         * The open-loop levels at the given fractions of X_max, revised as the runs find the server
+         * ({@link Levels}), then the repeats: {@code heldOut} for the loads the report holds out, else
+         * each of {@code listed} (some of the fractions; one listed twice is run twice more).
          */
-        List<SweepCommand.Level> levels(List<Double> fractions, List<Double> repeats) {
-            List<SweepCommand.Level> levels = new ArrayList<>();
-            for (double f : fractions) {
-                levels.add(new SweepCommand.Level(rate(f), 0));
-            }
-            List<Double> done = new ArrayList<>();
-            for (double f : repeats) {
-                done.add(f);
-                levels.add(new SweepCommand.Level(rate(f), 0, java.util.Collections.frequency(done, f)));
-            }
-            return levels;
-        }
-
-        /** Rates rounded to 0.1/s: readable directory names, far below the noise of X_max. */
-        private double rate(double fraction) {
-            return Math.max(0.1, Math.round(fraction * maxThroughput * 10) / 10.0);
+        Levels levels(List<Double> fractions, boolean heldOut, List<Double> listed, PrintWriter out) {
+            return new Levels(maxThroughput, fractions, heldOut, listed, out);
         }
 
         /** Moves the probe's run into the finished sweep directory. */
         Path moveInto(Path sweep) throws IOException {
             return Files.move(dir, sweep.resolve(PROBE_PREFIX + jobs));
+        }
+    }
+
+    /**
+     * The open-loop levels of a capacity sweep: fractions of the capacity, corrected by what the runs
+     * measure. A closed-loop probe can overstate what the server completes in the open runs that
+     * follow it (its many jobs keep the server's queue full, and the server's speed drifts over a
+     * sweep); an open run beyond the capacity measures a queue that grew through it, no point of a
+     * steady-state curve.
+     *
+     * <p>Guarantees: the fractions run in their order, each at the capacity as it stands when it
+     * starts. A run whose self-check says the server was saturated
+     * ({@link io.queuelab.core.run.SelfCheck#serverSaturation}) lowers the capacity to what the
+     * server completed in its measured phase (the server's open-loop throughput with the client's
+     * workers busy), and that fraction runs once more at the lowered capacity: at most once per
+     * fraction, so the sweep ends. The saturated run stays in the sweep, named by its verdict. Every
+     * correction is printed and recorded in {@code sweep.json}. The repeats run last, at the rates of
+     * runs already made, so each is a second run of one load: "held-out" repeats the loads the
+     * report holds out ({@link HeldOutValidation#heldOutLoads} of the steady runs by rate), a listed
+     * fraction its last steady run.
+     */
+    static final class Levels implements SweepCommand.LevelPlan {
+        private final double probed;
+        private final List<Double> fractions;
+        private final boolean heldOut;
+        private final List<Double> listed;
+        private final PrintWriter out;
+        private final java.util.Deque<Double> pending;
+        private final Map<SweepCommand.Level, Double> fractionOf = new java.util.HashMap<>();
+        private final java.util.Set<Double> runAgain = new java.util.HashSet<>();
+        private final List<Map<String, Object>> corrections = new ArrayList<>();
+        private java.util.Deque<SweepCommand.Level> repeats;
+        private double capacity;
+
+        Levels(double probed, List<Double> fractions, boolean heldOut, List<Double> listed, PrintWriter out) {
+            this.probed = probed;
+            this.capacity = probed;
+            this.fractions = List.copyOf(fractions);
+            this.heldOut = heldOut;
+            this.listed = List.copyOf(listed);
+            this.out = out;
+            this.pending = new java.util.ArrayDeque<>(fractions);
+        }
+
+        /** The capacity the next fraction runs at: the probe's, or the last correction's. */
+        double capacity() {
+            return capacity;
+        }
+
+        @Override
+        public java.util.Optional<SweepCommand.Level> next(List<SweepCommand.Level> ran, List<RunResult> results) {
+            if (!ran.isEmpty()) {
+                correct(ran.get(ran.size() - 1), results.get(results.size() - 1));
+            }
+            if (!pending.isEmpty()) {
+                double f = pending.poll();
+                SweepCommand.Level level = unused(rate(f), ran);
+                fractionOf.put(level, f);
+                return java.util.Optional.of(level);
+            }
+            if (repeats == null) {
+                repeats = new java.util.ArrayDeque<>();
+                for (double rate : repeatRates(ran, results)) {
+                    List<SweepCommand.Level> made = new ArrayList<>(ran);
+                    made.addAll(repeats);
+                    repeats.add(unused(rate, made));
+                }
+            }
+            return java.util.Optional.ofNullable(repeats.poll());
+        }
+
+        @Override
+        public Map<String, Object> describe() {
+            Map<String, Object> c = new java.util.LinkedHashMap<>();
+            c.put("probe", probed);
+            c.put("fractions", fractions);
+            c.put("corrections", corrections);
+            c.put("capacity", capacity);
+            return Map.of("capacity", c);
+        }
+
+        /** Lowers the capacity after a fraction's first run that found the server saturated; that fraction runs again. */
+        private void correct(SweepCommand.Level level, RunResult result) {
+            Double f = fractionOf.get(level);
+            java.util.Optional<String> saturated = saturation(result);
+            if (f == null || saturated.isEmpty() || runAgain.contains(f)) {
+                return;
+            }
+            double served = result.selfCheck().phases().stream().filter(p -> !p.warmup()).mapToDouble(p -> p.achievedRate())
+                    .min().orElse(0);
+            if (!(served > 0)) {
+                return;
+            }
+            out.printf(Locale.ROOT, "capacity corrected: %s found the server saturated (it completed %.1f/s of the %.1f/s arriving):"
+                    + " X_max %.1f -> %.1f/s; fraction %s runs again, and every later one, at the corrected capacity%n%n",
+                    level.label(), served, level.rate(), capacity, served, f);
+            out.flush();
+            Map<String, Object> c = new java.util.LinkedHashMap<>();
+            c.put("run", level.label());
+            c.put("fraction", f);
+            c.put("rate", level.rate());
+            c.put("completed", served);
+            c.put("capacityBefore", capacity);
+            corrections.add(c);
+            capacity = served;
+            runAgain.add(f);
+            pending.addFirst(f);
+        }
+
+        /** The rates the repeats run at, from the runs the fractions made. */
+        private List<Double> repeatRates(List<SweepCommand.Level> ran, List<RunResult> results) {
+            List<SweepCommand.Level> steady = new ArrayList<>();
+            for (int i = 0; i < ran.size(); i++) {
+                if (fractionOf.containsKey(ran.get(i)) && saturation(results.get(i)).isEmpty()
+                        && (results.get(i).selfCheck() == null || !results.get(i).selfCheck().measuredNothing())) {
+                    steady.add(ran.get(i));
+                }
+            }
+            if (heldOut) {
+                List<Double> rates = steady.stream().map(SweepCommand.Level::rate).distinct().sorted().toList();
+                List<Double> held = HeldOutValidation.heldOutLoads(rates);
+                if (held.isEmpty()) {
+                    out.printf(Locale.ROOT, "no repeats: %d loads ran steady, the report holds two out of %d or more%n%n", rates.size(),
+                            HeldOutValidation.MIN_LOADS_TO_HOLD_OUT);
+                }
+                return held;
+            }
+            List<Double> rates = new ArrayList<>();
+            for (double f : listed) {
+                // the fraction's last steady run, else its last run
+                SweepCommand.Level last = null;
+                for (SweepCommand.Level l : ran) {
+                    if (Double.valueOf(f).equals(fractionOf.get(l)) && (steady.contains(l) || last == null || !steady.contains(last))) {
+                        last = l;
+                    }
+                }
+                if (last != null) {
+                    rates.add(last.rate());
+                }
+            }
+            return rates;
+        }
+
+        /** Rates rounded to 0.1/s: readable directory names, far below the noise of X_max. */
+        private double rate(double fraction) {
+            return Math.max(0.1, Math.round(fraction * capacity * 10) / 10.0);
+        }
+
+        /** An open level at {@code rate} whose directory no level of {@code made} has: a second run of a rate is its repeat. */
+        private static SweepCommand.Level unused(double rate, List<SweepCommand.Level> made) {
+            java.util.Set<String> labels = new java.util.HashSet<>();
+            made.forEach(l -> labels.add(l.label()));
+            int repeat = 0;
+            while (labels.contains(new SweepCommand.Level(rate, 0, repeat).label())) {
+                repeat++;
+            }
+            return new SweepCommand.Level(rate, 0, repeat);
+        }
+
+        private static java.util.Optional<String> saturation(RunResult result) {
+            return result.selfCheck() == null ? java.util.Optional.empty() : result.selfCheck().serverSaturation();
         }
     }
 

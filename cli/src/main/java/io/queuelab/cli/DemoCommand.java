@@ -34,7 +34,8 @@ import java.util.concurrent.Callable;
  * {@code queuelab demo}: the main job end to end. Loads a Wisconsin relation into the database
  * (an embedded MariaDB unless {@code --jdbc-url} is given); for the read workload (a range
  * aggregate, or seed 001's E1 SELECT) and seed 004's UPDATE in turn: a closed-loop probe measures
- * the capacity, open-loop Poisson runs at fractions of it follow, then a closed sweep (N/T, N/P),
+ * the capacity, open-loop Poisson runs at fractions of it follow (the capacity corrected by a run
+ * that finds the server saturated, {@link CapacitySweep.Levels}), then a closed sweep (N/T, N/P),
  * all with server telemetry; prints each run's summary and self-check, and ends with an HTML
  * report of each workload (M/M/1 fits, model curves, measured vs simulated response times, charts).
  */
@@ -58,13 +59,15 @@ public final class DemoCommand implements Callable<Integer> {
     List<Double> updateRates;
 
     @Option(names = "--fractions", split = ",", defaultValue = "0.1,0.3,0.5,0.7,0.8,0.9", paramLabel = "F",
-            description = "Open-loop rates as fractions of the capacity a closed-loop probe measures first (default ${DEFAULT-VALUE}).")
+            description = "Open-loop rates as fractions of the capacity a closed-loop probe measures first, corrected by a run that"
+                    + " finds the server saturated (default ${DEFAULT-VALUE}).")
     List<Double> fractions;
 
     @Option(names = "--repeat", defaultValue = CapacitySweep.HELD_OUT, paramLabel = "held-out|none|F,...",
             description = "Fractions run a second time after the open sweep, so the report can measure how closely the server repeats"
                     + " a load and judge the models' predictions against that: held-out (default: the two loads the report predicts,"
-                    + " the third and the last but one fraction), none, or fractions from --fractions (one listed k times runs k times more).")
+                    + " the third and the last but one of the runs that found the server steady, by rate), none, or fractions from"
+                    + " --fractions (one listed k times runs k times more).")
     String repeat;
 
     @Option(names = "--probe-jobs", defaultValue = "16", description = "Jobs of the capacity probe (default ${DEFAULT-VALUE}).")
@@ -187,8 +190,9 @@ public final class DemoCommand implements Callable<Integer> {
                     Path open = dir.resolve(operation);
                     CapacitySweep.Probe probe = sweep.getValue() != null ? null : CapacitySweep.probe(open, probeJobs, probeDuration,
                             warmup, generator, backend, telemetryCompanion, settings, w);
-                    List<RunResult> results = new ArrayList<>(SweepCommand.run(open,
-                            probe == null ? sweep.getValue() : probe.levels(checkedFractions, repeats),
+                    List<RunResult> results = new ArrayList<>(SweepCommand.run(open, probe == null
+                            ? SweepCommand.LevelPlan.of(sweep.getValue())
+                            : probe.levels(checkedFractions, repeat.equals(CapacitySweep.HELD_OUT), repeats, w),
                             duration, warmup, false, generator, backend, telemetryCompanion, settings, w));
                     if (probe != null) {
                         runDirs.add(probe.moveInto(open));

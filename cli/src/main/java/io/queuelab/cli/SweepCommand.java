@@ -47,8 +47,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", defaultValue = "none", paramLabel = "none|held-out|F,...",
             description = "Capacity mode: fractions run a second time after the sweep (the server's run-to-run spread, which validate"
-                    + " and report judge predictions against): none (default), held-out (the third and the last but one fraction,"
-                    + " the loads the report predicts), or fractions from --fractions (one listed k times runs k times more).")
+                    + " and report judge predictions against): none (default), held-out (the loads the report predicts: the third and"
+                    + " the last but one of the runs that found the server steady, by rate), or fractions from --fractions (one listed k"
+                    + " times runs k times more).")
     String repeat;
 
     @Option(names = "--probe-jobs", defaultValue = "32", description = "Jobs of the capacity probe (default ${DEFAULT-VALUE}).")
@@ -134,7 +135,8 @@ public final class SweepCommand implements Callable<Integer> {
             generator.placement(server.place(serverCores.value(), spec.commandLine().getErr()));
             Map<String, Object> settings = new LinkedHashMap<>(backend.settings());
             CapacitySweep.Probe probe = CapacitySweep.probe(dir, probeJobs, probeDuration, warmup, generator, b, server.companion(), settings, w);
-            run(dir, probe.levels(checked, repeats), duration, warmup, constant, generator, b, server.companion(), settings, w);
+            run(dir, probe.levels(checked, repeat.equals(CapacitySweep.HELD_OUT), repeats, w), duration, warmup, constant, generator, b,
+                    server.companion(), settings, w);
             w.println("capacity probe: " + probe.moveInto(dir));
             w.flush();
         }
@@ -252,13 +254,43 @@ public final class SweepCommand implements Callable<Integer> {
                 c.placement());
     }
 
+    /**
+     * The levels a sweep runs, one after another: a fixed list, or one that the outcome of each run
+     * may revise (the capacity mode, {@link CapacitySweep.Levels}).
+     */
+    interface LevelPlan {
+        /** The next level to run, given the levels run so far and their results (in order); empty when the sweep is done. */
+        java.util.Optional<Level> next(List<Level> ran, List<RunResult> results);
+
+        /** What the sweep's {@code sweep.json} records about how the levels were chosen (nothing for a fixed list). */
+        default Map<String, Object> describe() {
+            return Map.of();
+        }
+
+        static LevelPlan of(List<Level> levels) {
+            return (ran, results) -> ran.size() < levels.size() ? java.util.Optional.of(levels.get(ran.size())) : java.util.Optional.empty();
+        }
+    }
+
     /** Runs every level into {@code dir}; the sweep's {@code sweep.json} is marked complete last. */
     static List<RunResult> run(Path dir, List<Level> levels, Duration duration, Duration warmup, boolean constant,
                                GeneratorOptions generator, Backend backend, RunCompanion companion,
                                Map<String, Object> backendSettings, java.io.PrintWriter out) throws Exception {
-        SweepManifest manifest = SweepManifest.create(dir, levels.get(0).jobs() > 0 ? "closed" : "open");
+        return run(dir, LevelPlan.of(levels), duration, warmup, constant, generator, backend, companion, backendSettings, out);
+    }
+
+    /** Runs the levels of {@code plan} into {@code dir}, one at a time; the sweep's {@code sweep.json} is marked complete last. */
+    static List<RunResult> run(Path dir, LevelPlan plan, Duration duration, Duration warmup, boolean constant,
+                               GeneratorOptions generator, Backend backend, RunCompanion companion,
+                               Map<String, Object> backendSettings, java.io.PrintWriter out) throws Exception {
+        SweepManifest manifest = null;
+        List<Level> levels = new ArrayList<>();
         List<RunResult> results = new ArrayList<>();
-        for (Level level : levels) {
+        for (java.util.Optional<Level> next = plan.next(levels, results); next.isPresent(); next = plan.next(levels, results)) {
+            Level level = next.get();
+            if (manifest == null) {
+                manifest = SweepManifest.create(dir, level.jobs() > 0 ? "closed" : "open");
+            }
             Path runDir = dir.resolve(level.label());
             RunConfig config = withRunSeed(generator.config(level.plan(duration, warmup, constant), runDir), level);
             Map<String, Object> settings = new LinkedHashMap<>(generator.settings());
@@ -267,10 +299,19 @@ public final class SweepCommand implements Callable<Integer> {
             settings.put("duration", duration.toString());
             settings.put("warmup", warmup.toString());
             results.add(RunCommand.execute(config, backend, settings, out, companion));
+            levels.add(level);
             manifest.add(level.label(), level.rate(), level.jobs());
             out.println();
         }
-        manifest.complete(Map.of("duration", duration.toString(), "warmup", warmup.toString(), "backend", backendSettings));
+        if (manifest == null) {
+            throw new IllegalArgumentException("a sweep needs at least one level");
+        }
+        Map<String, Object> completion = new LinkedHashMap<>();
+        completion.put("duration", duration.toString());
+        completion.put("warmup", warmup.toString());
+        completion.put("backend", backendSettings);
+        completion.putAll(plan.describe());
+        manifest.complete(completion);
         out.println("sweep of " + levels.size() + " runs in " + dir + measuredNothing(levels, results));
         out.flush();
         return results;

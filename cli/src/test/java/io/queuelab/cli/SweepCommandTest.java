@@ -72,6 +72,50 @@ class SweepCommandTest {
         assertFalse(Files.exists(dir.resolve("capacity.capacity-probe-closed-16")));
     }
 
+    /**
+     * A probe that overstates the capacity the open runs find: the probe measures a 400/s server,
+     * the sweep runs on one of 200/s. The 0.7 run (280/s) finds it saturated; the sweep lowers
+     * X_max to what that run completed and runs 0.7 again at the corrected capacity; the repeat
+     * repeats that steady run, not the saturated one.
+     */
+    @Test
+    void aRunThatFindsTheServerSaturatedCorrectsTheCapacityAndRunsItsFractionAgain() throws Exception {
+        Path sweep = dir.resolve("corrected");
+        GeneratorOptions generator = picocli.CommandLine.populateCommand(new GeneratorOptions(), "--report-interval", "0");
+        java.io.StringWriter text = new java.io.StringWriter();
+        java.io.PrintWriter out = new java.io.PrintWriter(text, true);
+        java.time.Duration duration = java.time.Duration.ofSeconds(2);
+        java.time.Duration warmup = java.time.Duration.ofMillis(500);
+        CapacitySweep.Probe probe;
+        try (var fast = io.queuelab.core.inprocess.MM1Backend.sync(400, 1)) {
+            probe = CapacitySweep.probe(sweep, 16, java.time.Duration.ofSeconds(2), warmup, generator, fast,
+                    io.queuelab.core.run.RunCompanion.NONE, java.util.Map.of(), out);
+        }
+        assertEquals(400, probe.maxThroughput(), 40, text.toString());
+        try (var slow = io.queuelab.core.inprocess.MM1Backend.sync(200, 2)) {
+            SweepCommand.run(sweep, probe.levels(java.util.List.of(0.3, 0.7), false, java.util.List.of(0.7), out), duration, warmup,
+                    false, generator, slow, io.queuelab.core.run.RunCompanion.NONE, java.util.Map.of(), out);
+        }
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(sweep.resolve("sweep.json").toFile());
+        com.fasterxml.jackson.databind.JsonNode runs = json.path("runs");
+        assertEquals(4, runs.size(), json.toString());
+        double saturatedRate = runs.get(1).path("rate").asDouble();
+        assertEquals(0.7 * probe.maxThroughput(), saturatedRate, 0.1, json.toString());
+        var check = Manifest.read(sweep.resolve(runs.get(1).path("dir").asText())).selfCheck().orElseThrow();
+        assertTrue(check.serverSaturation().isPresent(), check.verdict());
+        com.fasterxml.jackson.databind.JsonNode correction = json.path("settings").path("capacity").path("corrections").get(0);
+        assertEquals(runs.get(1).path("dir").asText(), correction.path("run").asText(), json.toString());
+        double corrected = correction.path("completed").asDouble();
+        assertEquals(200, corrected, 200 * 0.15, json.toString());
+        assertEquals(corrected, json.path("settings").path("capacity").path("capacity").asDouble(), 1e-9, json.toString());
+        // 0.7 again, at the corrected capacity: a steady run this time
+        assertEquals(0.7 * corrected, runs.get(2).path("rate").asDouble(), 0.1, json.toString());
+        assertTrue(Manifest.read(sweep.resolve(runs.get(2).path("dir").asText())).selfCheck().orElseThrow().serverSaturation().isEmpty());
+        assertEquals(runs.get(2).path("dir").asText() + "-repeat-1", runs.get(3).path("dir").asText(), json.toString());
+        assertTrue(text.toString().contains("capacity corrected: " + runs.get(1).path("dir").asText() + " found the server saturated"),
+                text.toString());
+    }
+
     @Test
     void simulatedClosedSweepMatchesTheDirtyPageBufferModel() throws Exception {
         Path sweep = dir.resolve("sim");

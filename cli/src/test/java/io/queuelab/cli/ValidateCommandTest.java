@@ -50,7 +50,8 @@ class ValidateCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("selected: "), r.out());
         JsonNode root = new ObjectMapper().readTree(json.toFile());
-        assertEquals(Set.of("selected", "fitServer", "models", "repeats"), names(root));
+        assertEquals(Set.of("selected", "leftOut", "fitServer", "models", "repeats"), names(root));
+        assertEquals(0, root.get("leftOut").size(), root.toString());
         // the two held-out runs of one configured rate: the server's own spread
         assertEquals(1, root.get("repeats").size(), root.toString());
         JsonNode repeat = root.get("repeats").get(0);
@@ -134,6 +135,41 @@ class ValidateCommandTest {
         CliTestSupport.assertEachIsRefused(new String[][] {{"validate", noop.toString(), mm1.toString(), "--holdout", holdout.toString()}});
         assertTrue(CliTestSupport.run("validate", noop.toString(), mm1.toString(), "--holdout", holdout.toString()).err()
                 .contains("different workloads or servers"));
+    }
+
+    /**
+     * Measured runs of an emulated M/M/1 server (200/s), two of them beyond it (280 and 300/s): their
+     * queues grow, their self-checks say the server was saturated, and validate leaves them out of
+     * the fit and of the predictions, naming each, rather than fitting a steady state through them.
+     */
+    @Test
+    void runsThatSaturatedTheServerAreLeftOutAndNamed() throws Exception {
+        Path sweep = tmp.resolve("saturating-sweep");
+        assertEquals(0, CliTestSupport.run("sweep", "--backend", "mm1", "--mu", "200", "--rates", "40,100,160,280", "--duration", "2s",
+                "--warmup", "500ms", "--report-interval", "0", "--out", sweep.toString()).exitCode());
+        Path steady = tmp.resolve("held-130");
+        Path saturated = tmp.resolve("held-300");
+        for (var run : List.of(java.util.Map.entry(steady, "130"), java.util.Map.entry(saturated, "300"))) {
+            assertEquals(0, CliTestSupport.run("run", "--backend", "mm1", "--mu", "200", "--rate", run.getValue(), "--duration", "2s",
+                    "--warmup", "500ms", "--report-interval", "0", "--out", run.getKey().toString()).exitCode());
+        }
+        Path json = tmp.resolve("saturating.json");
+        CliTestSupport.Result r = CliTestSupport.run("validate", sweep.toString(), "--holdout", steady + "," + saturated, "--models", "mm1",
+                "--json", json.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("note: run saturating-sweep/rate-280: the server was saturated"), r.out());
+        assertTrue(r.out().contains("note: held-out run " + saturated + ": the server was saturated"), r.out());
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertEquals(2, root.get("leftOut").size(), root.toString());
+        JsonNode mm1 = root.get("models").get(0);
+        assertEquals(1, mm1.get("predictions").size(), mm1.toString());
+        assertEquals(steady.toString(), mm1.get("predictions").get(0).get("run").asText());
+        // the fit saw three rates: through the 280/s run an M/M/1 curve would need mu above 280/s
+        assertTrue(mm1.get("parameters").get("mu").asDouble() < 280, mm1.toString());
+        // nothing steady to predict: one line, exit 2
+        CliTestSupport.assertEachIsRefused(new String[][] {{"validate", sweep.toString(), "--holdout", saturated.toString()}});
+        assertTrue(CliTestSupport.run("validate", sweep.toString(), "--holdout", saturated.toString()).err()
+                .contains("every held-out run measured a saturated server"));
     }
 
     private static Set<String> names(JsonNode node) {

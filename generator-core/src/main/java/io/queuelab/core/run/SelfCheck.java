@@ -115,6 +115,13 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
      */
     public static final long CLIENT_DELAY_MIN_REQUESTS = 100;
     public static final String KEPT_UP = "the generator kept up";
+    /**
+     * How every failure that names the server's saturation begins (drops at the queue bound,
+     * requests unfinished at the drain, a queue that grew through a phase, each with the schedule on
+     * time and the workers waiting for the server): the run measured a growing queue, not a steady
+     * state at its rate.
+     */
+    public static final String SERVER_SATURATED = "the server was saturated";
     /** The failure that starts the verdict of a run with no request outside warm-up: it is no point of a sweep. */
     public static final String NOTHING_MEASURED = "no request was measured";
     /**
@@ -347,7 +354,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 .reduce((a, b) -> a + ", " + b).orElse("-");
         String share = String.format(Locale.ROOT, "%.0f %%", serverShare * 100);
         if (serverSaturated) {
-            return "the server was saturated: " + unfinished + " requests were still queued or in flight when the drain "
+            return SERVER_SATURATED + ": " + unfinished + " requests were still queued or in flight when the drain "
                     + "timeout ran out (the schedule was on time, the " + counts.workers() + " workers spent " + share
                     + " of their time waiting for the server; it completed " + rates + ")";
         }
@@ -376,7 +383,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                         + " complete against the phase's %.1f s)", p.name(), p.achievedRate(), p.scheduled() / seconds, span, seconds));
             }
         }
-        return behind.isEmpty() ? null : "the server was saturated: the queue grew to " + counts.maxQueueLength() + " with the "
+        return behind.isEmpty() ? null : SERVER_SATURATED + ": the queue grew to " + counts.maxQueueLength() + " with the "
                 + counts.workers() + " workers waiting for the server, and " + String.join(", ", behind)
                 + ": the response times are of a growing queue, not of a steady state at this rate";
     }
@@ -396,7 +403,7 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
                 .orElse("-");
         String share = String.format(Locale.ROOT, "%.0f %%", serverShare * 100);
         if (onSchedule && serverShare >= 0.5) {
-            return "the server was saturated: " + dropped + " requests dropped at the queue bound (the schedule was on time, "
+            return SERVER_SATURATED + ": " + dropped + " requests dropped at the queue bound (the schedule was on time, "
                     + "the " + counts.workers() + " workers spent " + share + " of their time waiting for the server, the "
                     + "queue reached " + counts.maxQueueLength() + "; service p99 " + service + ")";
         }
@@ -484,6 +491,15 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
         return new SelfCheck(openLoop, phases, lagP50Nanos, lagP99Nanos, lagP999Nanos, lagMaxNanos, maxQueueLength, dropped,
                 cpuSeconds, cpuMicrosPerRequest, gcPauseSeconds, gcCount, List.copyOf(all), told, processCpuSeconds,
                 cpuMachineShare, lost, duplicated, notes, clientStalls);
+    }
+
+    /**
+     * The failure that names the server's saturation, if any ({@link #SERVER_SATURATED}): such a
+     * run's responses are those of a growing queue, no point of a steady-state curve.
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public java.util.Optional<String> serverSaturation() {
+        return failures.stream().filter(f -> f.startsWith(SERVER_SATURATED)).findFirst();
     }
 
     public boolean keptUp() {

@@ -117,6 +117,15 @@ public final class RunData {
     }
 
     /**
+     * The run's self-check failure that names the server's saturation
+     * ({@link io.queuelab.core.run.SelfCheck#SERVER_SATURATED}), if any: the run measured a growing
+     * queue, not a steady state at its rate. Empty for a run without a self-check (a CSV log).
+     */
+    public Optional<String> serverSaturation() {
+        return manifest().flatMap(Manifest::selfCheck).flatMap(io.queuelab.core.run.SelfCheck::serverSaturation);
+    }
+
+    /**
      * The speed of the server's own cpus while the run measured ({@link CpuSpeed}, outside warm-up),
      * when they were probed: a run directory with {@value CpuSpeedProbe#FILE_NAME}.
      */

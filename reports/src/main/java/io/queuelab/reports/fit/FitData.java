@@ -22,10 +22,13 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> c
         closedRuns = List.copyOf(closedRuns);
     }
 
-    /** The runs with a successful request among {@code runs}: the open ones sorted by arrival rate, the closed by N. */
+    /**
+     * The runs with a successful request among {@code runs}: the open ones sorted by arrival rate
+     * (those that are {@link #steadyOpen} only), the closed by N.
+     */
     public static FitData of(List<RunData> runs, SystemLimits limits, long seed) {
         List<RunData> measured = runs.stream().filter(r -> r.okCount() > 0).toList();
-        List<RunData> open = measured.stream().filter(r -> RunShape.of(r).open())
+        List<RunData> open = measured.stream().filter(FitData::steadyOpen)
                 .sorted(Comparator.comparingDouble(RunData::arrivalRate)).toList();
         List<RunData> closed = measured.stream().filter(r -> RunShape.of(r).closed())
                 .sorted(Comparator.comparingInt(r -> RunShape.of(r).jobs())).toList();
@@ -33,15 +36,27 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> c
     }
 
     /**
-     * One line for each open run among {@code runs} that {@link #of} leaves out for want of a
-     * successful measured request, naming it and why: a run that measured no request (a sweep's
-     * run at a rate too low for its length) or whose measured requests all failed is no point of
-     * any fit, and is said to be left out rather than dropped without a word.
+     * Whether {@code run} is a point of a steady-state fit: an open run with a successful request
+     * whose self-check does not name the server's saturation ({@link RunData#serverSaturation}). A
+     * saturated run's responses are those of a queue that grew through it; at its rate a
+     * steady-state model has no answer to compare them with, and through it a fit bends to the
+     * growth.
+     */
+    public static boolean steadyOpen(RunData run) {
+        return RunShape.of(run).open() && run.okCount() > 0 && run.serverSaturation().isEmpty();
+    }
+
+    /**
+     * One line for each open run among {@code runs} that {@link #of} leaves out, naming it and why,
+     * rather than dropping it without a word: a run that measured no request (a sweep's run at a
+     * rate too low for its length), one whose measured requests all failed, and one whose
+     * self-check says the server was saturated.
      */
     public static List<String> leftOut(List<RunData> runs) {
-        return runs.stream().filter(r -> RunShape.of(r).open() && r.okCount() == 0)
+        return runs.stream().filter(r -> RunShape.of(r).open() && !steadyOpen(r))
                 .map(r -> "note: run " + r.name() + (r.arrivals() == 0 ? " measured no request (none outside warm-up)"
-                        : " had no successful request among its " + r.arrivals() + " measured")
+                        : r.okCount() == 0 ? " had no successful request among its " + r.arrivals() + " measured"
+                        : ": " + r.serverSaturation().orElseThrow())
                         + ": left out of the fit, not a point of it")
                 .toList();
     }

@@ -14,11 +14,11 @@ public final class Fits {
     private Fits() {
     }
 
-    /** One point per open run among the given runs or sweep directories. */
+    /** One point per steady open run ({@link FitData#steadyOpen}) among the given runs. */
     public static List<Mm1Point> mm1Points(List<RunData> runs) {
         List<Mm1Point> points = new ArrayList<>();
         for (RunData run : runs) {
-            if (RunShape.of(run).open() && run.okCount() > 0) {
+            if (FitData.steadyOpen(run)) {
                 points.add(Mm1Point.of(run));
             }
         }

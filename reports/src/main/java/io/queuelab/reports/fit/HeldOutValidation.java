@@ -64,10 +64,12 @@ public final class HeldOutValidation {
      * held-out run's own is compared: a model of one server fitted on its runs cannot be held to a
      * run that measured another (a slower cpu, or more work per request than at the same load); and
      * the held-out runs made at one load more than once ({@link RepeatedRuns}: the server's own
-     * run-to-run spread, which each model's prediction of that load is judged against).
+     * run-to-run spread, which each model's prediction of that load is judged against); and a note
+     * for each run left out of the fit or of the predictions ({@link FitData#leftOut}: one that
+     * measured nothing, or a growing queue).
      */
     public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, FitServer fitServer,
-                         List<RepeatedRuns.Group> repeats) {
+                         List<RepeatedRuns.Group> repeats, List<String> leftOut) {
         public ModelOutcome model(String name) {
             return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no model " + name));
@@ -117,6 +119,26 @@ public final class HeldOutValidation {
         List<RunData> all = new ArrayList<>(fitRuns);
         all.addAll(heldOut);
         refuseMixedRuns(all);
+        // a held-out run that measured a growing queue is no test of a steady-state prediction, as it is no point of a fit
+        List<String> leftOut = new ArrayList<>(FitData.leftOut(fitRuns));
+        List<RunData> predicted = new ArrayList<>();
+        List<String> predictedNames = new ArrayList<>();
+        for (int i = 0; i < heldOut.size(); i++) {
+            RunData h = heldOut.get(i);
+            if (RunShape.of(h).open() && h.okCount() > 0 && !FitData.steadyOpen(h)) {
+                leftOut.add("note: held-out run " + heldOutNames.get(i) + ": " + h.serverSaturation().orElseThrow()
+                        + ": left out of the predictions, a steady-state model has no answer at its rate to compare");
+            } else {
+                predicted.add(h);
+                predictedNames.add(heldOutNames.get(i));
+            }
+        }
+        if (predicted.isEmpty()) {
+            throw new IllegalArgumentException("every held-out run measured a saturated server (a queue that grew through it): nothing"
+                    + " a steady-state model could be judged on");
+        }
+        heldOut = predicted;
+        heldOutNames = predictedNames;
         FitData data = FitData.of(fitRuns, limits, seed).requireRates(2, "validate");
         for (RunData h : heldOut) {
             if (h.okCount() == 0) {
@@ -132,7 +154,7 @@ public final class HeldOutValidation {
         for (CandidateModel model : models) {
             outcomes.add(evaluate(model, data, heldOutNames, heldOut, byInterval, fitServer, seed));
         }
-        return new Result(data.limits(), outcomes, select(outcomes), fitServer, RepeatedRuns.of(heldOut, heldOutNames));
+        return new Result(data.limits(), outcomes, select(outcomes), fitServer, RepeatedRuns.of(heldOut, heldOutNames), List.copyOf(leftOut));
     }
 
     private static ModelOutcome evaluate(CandidateModel candidate, FitData data, List<String> heldOutNames, List<RunData> heldOut,
@@ -235,6 +257,7 @@ public final class HeldOutValidation {
     /** The plain-text table {@code validate} prints. */
     public static String toTable(Result result) {
         StringBuilder s = new StringBuilder();
+        result.leftOut().forEach(note -> s.append(note).append('\n'));
         s.append("system: ").append(result.limits()).append('\n');
         if (result.fitServer().known()) {
             s.append("server of the fit runs (medians): ").append(result.fitServer().medians()).append("; each run's 'server' below is its"
@@ -351,6 +374,7 @@ public final class HeldOutValidation {
     public static void writeJson(Result result, Path file) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("selected", result.selected());
+        root.put("leftOut", result.leftOut());
         root.put("fitServer", server(result.fitServer().medians()));
         List<Object> models = new ArrayList<>();
         for (ModelOutcome o : result.models()) {

@@ -106,22 +106,28 @@ final class ReportAnalysis {
      * Fits every model on the measured open runs but those of two loads (the third and the last but
      * one by rate: 0.5 and 0.8 X_max of the demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9; every run made at
      * such a load, the demo's repeats included) and predicts those and every measured closed run.
+     * Open runs that measured a saturated server are neither ({@link FitData#steadyOpen}); the plan
+     * names them.
      */
     private static HeldOut heldOut(List<RunData> measured) throws IOException {
         Map<String, List<RunData>> byLoad = new LinkedHashMap<>();
-        measured.stream().filter(r -> RunShape.of(r).open() && r.okCount() > 0).sorted(Comparator.comparingDouble(RunData::arrivalRate))
+        measured.stream().filter(FitData::steadyOpen).sorted(Comparator.comparingDouble(RunData::arrivalRate))
                 .forEach(r -> byLoad.computeIfAbsent(RepeatedRuns.configuredLoad(r).orElse(r.name()), k -> new ArrayList<>()).add(r));
+        List<String> saturated = measured.stream().filter(r -> RunShape.of(r).open() && r.okCount() > 0 && !FitData.steadyOpen(r))
+                .map(RunData::name).toList();
+        String leftOut = saturated.isEmpty() ? "" : " Left out, the server saturated (a queue that grew through the run, no steady state"
+                + " to fit or predict; see the self-check): " + String.join(", ", saturated) + ".";
         List<List<RunData>> loads = new ArrayList<>(byLoad.values());
         List<List<RunData>> heldLoads = HeldOutValidation.heldOutLoads(loads);
         if (heldLoads.isEmpty()) {
             return new HeldOut(Optional.empty(), "Needs measured open runs at " + HeldOutValidation.MIN_LOADS_TO_HOLD_OUT
-                    + " or more rates (a rate sweep) to fit on some and predict others; found " + loads.size() + ".");
+                    + " or more rates (a rate sweep) to fit on some and predict others; found " + loads.size() + "." + leftOut);
         }
         List<RunData> held = new ArrayList<>(heldLoads.stream().flatMap(List::stream).toList());
         List<RunData> fit = loads.stream().flatMap(List::stream).filter(r -> !held.contains(r)).toList();
         measured.stream().filter(r -> RunShape.of(r).closed() && r.okCount() > 0).forEach(held::add);
         String plan = "Fitted on " + String.join(", ", fit.stream().map(RunData::name).toList()) + "; predicted from their rate or N alone: "
-                + String.join(", ", held.stream().map(RunData::name).toList()) + ".";
+                + String.join(", ", held.stream().map(RunData::name).toList()) + "." + leftOut;
         try {
             return new HeldOut(Optional.of(HeldOutValidation.of(fit, held, held.stream().map(RunData::name).toList(), CandidateModels.ALL,
                     SystemLimits.of(fit, null, null), YARDSTICK_SEED)), plan);
