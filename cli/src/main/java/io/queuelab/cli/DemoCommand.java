@@ -58,9 +58,10 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Fixed Poisson rates of the UPDATE sweep instead of fractions of its measured capacity.")
     List<Double> updateRates;
 
-    @Option(names = "--fractions", split = ",", defaultValue = "0.1,0.3,0.5,0.7,0.8,0.9", paramLabel = "F",
+    @Option(names = "--fractions", split = ",", defaultValue = "0.9,0.1,0.3,0.5,0.7,0.8", paramLabel = "F",
             description = "Open-loop rates as fractions of the capacity a closed-loop probe measures first, corrected by a run that"
-                    + " finds the server saturated (default ${DEFAULT-VALUE}).")
+                    + " finds the server saturated, run in this order (default ${DEFAULT-VALUE}: the top fraction first, so that a"
+                    + " probe that overstated the capacity is corrected before the other fractions are taken of it).")
     List<Double> fractions;
 
     @Option(names = "--repeat", defaultValue = CapacitySweep.HELD_OUT, paramLabel = "held-out|none|F,...",

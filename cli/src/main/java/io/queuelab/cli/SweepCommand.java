@@ -42,7 +42,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Option(names = "--fractions", split = ",", paramLabel = "F",
             description = "Capacity mode: a closed-loop saturation probe (--probe-jobs) measures X_max, then one open-loop run"
-                    + " per fraction of it, e.g. 0.1,0.3,0.5,0.7,0.8,0.9.")
+                    + " per fraction of it, in the given order, e.g. 0.9,0.1,0.3,0.5,0.7,0.8; a run that finds the server saturated"
+                    + " corrects X_max to what the server completed in it and its fraction runs again (the top fraction first finds"
+                    + " an overstated X_max before the others are taken of it).")
     List<Double> fractions;
 
     @Option(names = "--repeat", defaultValue = "none", paramLabel = "none|held-out|F,...",
