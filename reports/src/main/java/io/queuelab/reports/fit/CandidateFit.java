@@ -33,6 +33,12 @@ public record CandidateFit(String name, int parameters, ModelFit fit, DoubleFunc
         return openModel.apply(arrivalRate);
     }
 
+    /** The fitted model of {@code run}: of an open run at its measured arrival rate, of a closed run for its N. */
+    public FittedModel modelFor(io.queuelab.reports.data.RunData run) {
+        io.queuelab.reports.data.RunShape shape = io.queuelab.reports.data.RunShape.of(run);
+        return shape.closed() ? closedModel.apply(shape.jobs()) : model(run.arrivalRate());
+    }
+
     /** The same fit with its lack-of-fit verdict. */
     public CandidateFit withLackOfFit(LackOfFit lackOfFit) {
         return new CandidateFit(name, parameters, fit.withLackOfFit(lackOfFit), openModel, closedModel, fittedMeanErrors);

@@ -167,9 +167,8 @@ public final class HeldOutValidation {
         List<RunPrediction> predictions = new ArrayList<>();
         for (int i = 0; i < heldOut.size(); i++) {
             RunData run = heldOut.get(i);
-            RunShape shape = RunShape.of(run);
             String name = heldOutNames.get(i);
-            FittedModel model = shape.closed() ? fit.closedModel().apply(shape.jobs()) : fit.model(run.arrivalRate());
+            FittedModel model = fit.modelFor(run);
             RunPrediction p = RunPrediction.of(name, run, model, seed);
             // at its own server: the run's cpu per request over what the model's demand was taken from
             ServerWork reference = candidate.demandFollowsLoad() ? fitServer.at(p) : fitServer.medians();

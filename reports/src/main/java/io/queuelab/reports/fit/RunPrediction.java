@@ -179,14 +179,44 @@ public record RunPrediction(String run, String name, double level, boolean close
         return of(asGiven, run, jobs, true, model, ArrivalProcess.closed(jobs), seed);
     }
 
-    private static RunPrediction of(String asGiven, RunData run, double level, boolean closed, FittedModel model,
-                                    ArrivalProcess workload, long seed) throws IOException {
+    /**
+     * The model's simulation of a run as its prediction makes it: the predicted response times
+     * ({@link #PREDICTION_FACTOR} times the run's requests, within bounds) and the yardstick, the
+     * model's replications of the run's size. The same run, model and seed give the same
+     * histograms as {@link #of(String, RunData, FittedModel, long)}, so a report can draw the CDF a
+     * prediction's KS D was measured on.
+     */
+    public record Simulated(FittedModel.Prediction prediction, List<Histogram> replications) {
+    }
+
+    /** {@code run} simulated by {@code model} as its prediction; empty where the model has no steady state at the run's load. */
+    public static java.util.Optional<Simulated> simulate(RunData run, FittedModel model, long seed) throws IOException {
+        io.queuelab.reports.data.RunShape shape = io.queuelab.reports.data.RunShape.of(run);
+        if (!shape.closed() && !model.stableAt(run.arrivalRate())) {
+            return java.util.Optional.empty();
+        }
+        return simulate(run, model, shape.closed() ? ArrivalProcess.closed(shape.jobs()) : ArrivalProcess.open(run.arrivalRate()), seed);
+    }
+
+    private static java.util.Optional<Simulated> simulate(RunData run, FittedModel model, ArrivalProcess workload, long seed)
+            throws IOException {
         FittedModel.Prediction p = model.predict(workload, customers(run), 2, seed);
         if (p.responseNanos().getMaxValue() > MAX_RESPONSE_NANOS) {
             // a model stable in law but not on any run's time scale (mm1-ld's service time at its capacity can pass centuries)
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new Simulated(p, model.replications(workload, Math.max(1, run.okCount()), YARDSTICK_REPLICATIONS,
+                seed + 1)));
+    }
+
+    private static RunPrediction of(String asGiven, RunData run, double level, boolean closed, FittedModel model,
+                                    ArrivalProcess workload, long seed) throws IOException {
+        java.util.Optional<Simulated> simulated = simulate(run, model, workload, seed);
+        if (simulated.isEmpty()) {
             return unstable(asGiven, run, level, closed);
         }
-        List<Histogram> replications = model.replications(workload, Math.max(1, run.okCount()), YARDSTICK_REPLICATIONS, seed + 1);
+        FittedModel.Prediction p = simulated.get().prediction();
+        List<Histogram> replications = simulated.get().replications();
         Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), replications).row("KS D");
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),

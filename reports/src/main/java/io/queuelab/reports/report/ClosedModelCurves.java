@@ -3,6 +3,8 @@ package io.queuelab.reports.report;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.reports.data.RunShape;
 import io.queuelab.reports.fit.DpbFit;
+import io.queuelab.reports.fit.HeldOutValidation;
+import io.queuelab.reports.fit.RunPrediction;
 import io.queuelab.reports.fit.ModelFit;
 import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Simulation;
@@ -15,15 +17,31 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 
 /**
- * The fitted model's N/T and N/P, to draw over a measured closed sweep: the DPB model simulated by
- * model-sim at each measured N (flushes have no closed form), else the modified M/M/1 by exact
- * mean value analysis at every N from 1 to the largest measured.
+ * The fitted model's N/T and N/P, to draw over a measured closed sweep: the model the held-out
+ * validation selected, as it predicted each closed run; else the DPB model simulated by model-sim
+ * at each measured N (flushes have no closed form), else the modified M/M/1 by exact mean value
+ * analysis at every N from 1 to the largest measured.
  *
  * @param jobs            populations N
  * @param responseSeconds mean response time at each N
  * @param throughput      throughput (1/s) at each N
  */
 record ClosedModelCurves(String name, double[] jobs, double[] responseSeconds, double[] throughput) {
+
+    /**
+     * The held-out validation's selected model at the N of each closed run it predicted (from the
+     * open fit runs alone: the predictions of its held-out table); empty when it predicted none.
+     */
+    static Optional<ClosedModelCurves> predicted(HeldOutValidation.ModelOutcome selected) {
+        List<RunPrediction> closed = selected.predictions().stream().filter(p -> p.closed() && !p.unstable())
+                .sorted(java.util.Comparator.comparingDouble(RunPrediction::level)).toList();
+        if (closed.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ClosedModelCurves(selected.fit().name() + " predicted from the open fit runs (held out)",
+                closed.stream().mapToDouble(RunPrediction::level).toArray(), closed.stream().mapToDouble(RunPrediction::predictedMean).toArray(),
+                closed.stream().mapToDouble(RunPrediction::predictedThroughput).toArray()));
+    }
 
     /** Empty when there is no model to draw: {@code mm1} must be an identified fit. */
     static Optional<ClosedModelCurves> of(List<RunData> closedMeasured, Optional<ModelFit> mm1, Optional<DpbFit> dpb, long seed)

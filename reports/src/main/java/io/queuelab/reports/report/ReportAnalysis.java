@@ -14,6 +14,7 @@ import io.queuelab.reports.fit.DpbFit;
 import io.queuelab.reports.fit.Fits;
 import io.queuelab.reports.fit.FlushDetector;
 import io.queuelab.reports.fit.Flushes;
+import io.queuelab.reports.fit.CandidateFit;
 import io.queuelab.reports.fit.CandidateModels;
 import io.queuelab.reports.fit.FitData;
 import io.queuelab.reports.fit.HeldOutValidation;
@@ -26,6 +27,7 @@ import io.queuelab.reports.fit.Mm1Point;
 import io.queuelab.reports.fit.ModelFit;
 import io.queuelab.reports.fit.PauseCauses;
 import io.queuelab.reports.fit.RepeatedRuns;
+import io.queuelab.reports.fit.RunPrediction;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
@@ -62,6 +64,8 @@ final class ReportAnalysis {
     static final long YARDSTICK_SEED = 1_000_003;
     /** Measured runs compared with a simulation of the fitted model at most. */
     static final int MAX_MODEL_COMPARISONS = 6;
+    /** Measured runs compared with the selected model's prediction at most (the demo's open and closed sweeps: 13). */
+    static final int MAX_SELECTED_COMPARISONS = 16;
 
     /** Open runs before closed ones, each by rate or N. */
     private static final Comparator<RunData> BY_WORKLOAD = Comparator.comparing((RunData r) -> RunShape.of(r).closed())
@@ -99,7 +103,15 @@ final class ReportAnalysis {
      * What the models predict for measured runs they were not fitted to (as {@code queuelab
      * validate}): the outcome, and which runs were fitted and held out, or why there is none.
      */
-    record HeldOut(Optional<HeldOutValidation.Result> result, String plan) {
+    record HeldOut(Optional<HeldOutValidation.Result> result, String plan, List<RunData> fitRuns, List<RunData> heldOutRuns) {
+        HeldOut(Optional<HeldOutValidation.Result> result, String plan) {
+            this(result, plan, List.of(), List.of());
+        }
+
+        /** The selected model's outcome, when a model was selected. */
+        Optional<HeldOutValidation.ModelOutcome> selected() {
+            return result.filter(r -> r.selected() != null).map(r -> r.model(r.selected()));
+        }
     }
 
     /**
@@ -131,7 +143,7 @@ final class ReportAnalysis {
                 + String.join(", ", held.stream().map(RunData::name).toList()) + "." + leftOut;
         try {
             return new HeldOut(Optional.of(HeldOutValidation.of(fit, held, held.stream().map(RunData::name).toList(), CandidateModels.ALL,
-                    SystemLimits.of(fit, null, null), YARDSTICK_SEED)), plan);
+                    SystemLimits.of(fit, null, null), YARDSTICK_SEED)), plan, fit, held);
         } catch (IllegalArgumentException e) {
             return new HeldOut(Optional.empty(), "No held-out validation: " + e.getMessage() + ".");
         }
@@ -221,7 +233,8 @@ final class ReportAnalysis {
         heldOut = heldOut(measured);
         mm1 = mm1(measured);
         dpb = dpb(measured);
-        List<Planned> plan = plan();
+        List<Matched> withSelected = withSelectedModel();
+        List<Planned> plan = plan(withSelected.isEmpty());
         Map<RunData, Matched> withModel = new LinkedHashMap<>();
         for (RunData r : runs) {
             // the second and last read of each log: the steady state, and the arrivals of a run simulated trace-driven
@@ -238,6 +251,7 @@ final class ReportAnalysis {
         for (Planned p : plan) {
             matched.add(p.twin().isPresent() ? compared(p.measured(), p.twin().get()) : withModel.get(p.measured()));
         }
+        matched.addAll(withSelected);
         for (RunData r : runs.subList(0, Math.min(MAX_TIME_CHARTS, runs.size()))) {
             timeLines.add(timeLine(r));
         }
@@ -308,10 +322,42 @@ final class ReportAnalysis {
     }
 
     /**
-     * The comparisons to make, in the order of the measured runs: each with a simulated run of the
-     * same shape, else, for at most {@link #MAX_MODEL_COMPARISONS} runs, with the fitted model.
+     * The model the held-out validation selected against every run it was fitted to or predicted
+     * (in the report's order, at most {@link #MAX_SELECTED_COMPARISONS}): each run's CDF against the
+     * model's prediction of it, from its rate or N alone, with the yardstick of the model's own
+     * replications of the run's size; the simulations and the KS D of the held-out table. Empty
+     * when no model was selected.
      */
-    private List<Planned> plan() {
+    private List<Matched> withSelectedModel() throws IOException {
+        Optional<HeldOutValidation.ModelOutcome> selected = heldOut.selected();
+        if (selected.isEmpty()) {
+            return List.of();
+        }
+        CandidateFit fit = selected.get().fit();
+        List<RunData> judged = new ArrayList<>(heldOut.fitRuns());
+        judged.addAll(heldOut.heldOutRuns());
+        List<Matched> out = new ArrayList<>();
+        for (RunData m : judged.stream().sorted(BY_WORKLOAD).limit(MAX_SELECTED_COMPARISONS).toList()) {
+            String name = fit.name() + (heldOut.fitRuns().contains(m) ? ", fitted to this run" : ", predicted (held out)");
+            Optional<RunPrediction.Simulated> simulated = RunPrediction.simulate(m, fit.modelFor(m), YARDSTICK_SEED);
+            if (simulated.isEmpty()) {
+                out.add(new NotSimulated(m, fit.name() + " has no steady state at its load"));
+                continue;
+            }
+            List<Histogram> replications = simulated.get().replications();
+            Replications.Yardstick yardstick = new Replications.Yardstick(replications, replications.size() + " independent replications of "
+                    + m.okCount() + " requests by model-sim of " + fit.name() + " (" + RunShape.of(m) + ")");
+            out.add(compared(m, name, simulated.get().prediction().responseNanos(), true, yardstick));
+        }
+        return out;
+    }
+
+    /**
+     * The comparisons to make, in the order of the measured runs: each with a simulated run of the
+     * same shape, else, when {@code withFittedModel} (no model selected by the held-out validation),
+     * for at most {@link #MAX_MODEL_COMPARISONS} runs, with the fitted M/M/1 or DPB model.
+     */
+    private List<Planned> plan(boolean withFittedModel) {
         List<Planned> plan = new ArrayList<>();
         int modelComparisons = 0;
         for (RunData m : measured) {
@@ -319,7 +365,7 @@ final class ReportAnalysis {
             Optional<RunData> twin = simulated.stream().filter(s -> sameShape(shape, RunShape.of(s))).findFirst();
             if (twin.isPresent()) {
                 plan.add(new Planned(m, twin));
-            } else if (modelComparisons < MAX_MODEL_COMPARISONS && m.okCount() > 0
+            } else if (withFittedModel && modelComparisons < MAX_MODEL_COMPARISONS && m.okCount() > 0
                     && (dpb.forSimulation().isPresent() || (mm1.forSimulation().isPresent() && shape.open()))) {
                 modelComparisons++;
                 plan.add(new Planned(m, Optional.empty()));
@@ -396,8 +442,9 @@ final class ReportAnalysis {
             np.put(group.getKey(), new double[][] {n, closedRuns.stream().mapToDouble(RunData::throughput).toArray()});
         }
         List<RunData> closedMeasured = closedByJobs(measured);
+        Optional<ClosedModelCurves> predicted = heldOut.selected().flatMap(ClosedModelCurves::predicted);
         Optional<ClosedModelCurves> model = nt.isEmpty() || closedMeasured.isEmpty() ? Optional.empty()
-                : ClosedModelCurves.of(closedMeasured, mm1.forSimulation(), dpb.forSimulation(), YARDSTICK_SEED - 2);
+                : predicted.isPresent() ? predicted : ClosedModelCurves.of(closedMeasured, mm1.forSimulation(), dpb.forSimulation(), YARDSTICK_SEED - 2);
         return new ClosedCurves(nt, np, !closedMeasured.isEmpty(), model);
     }
 

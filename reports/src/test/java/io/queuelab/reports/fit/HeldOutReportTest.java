@@ -45,6 +45,15 @@ class HeldOutReportTest {
         assertTrue(page.contains("held-out run (client-ps)"), "the selected model's predictions");
         assertTrue(page.contains("N = 4"), "the closed run predicted");
         assertTrue(!page.contains("load run again"), "no load was run twice");
+        // the CDFs and the N/T, N/P lines are the selected model's, each run at its rate or N alone
+        for (String run : List.of("rate-0", "rate-1", "rate-3", "rate-5")) {
+            assertTrue(page.contains("Response-time CDF of " + run + ", measured vs client-ps, fitted to this run"), run);
+        }
+        for (String run : List.of("rate-2", "rate-4", "closed-4")) {
+            assertTrue(page.contains("Response-time CDF of " + run + ", measured vs client-ps, predicted (held out)"), run);
+        }
+        assertTrue(page.contains("The line is the client-ps predicted from the open fit runs (held out)."), "the closed curves");
+        assertTrue(!page.contains("No simulation of the fitted model"), "no M/M/1 simulation in its place");
     }
 
     @Test
