@@ -56,7 +56,8 @@ final class CapacitySweep {
      * ({@link io.queuelab.core.run.SelfCheck#serverSaturation}) lowers the capacity to what the
      * server completed in its measured phase (the server's open-loop throughput with the client's
      * workers busy), and that fraction runs once more at the lowered capacity: at most once per
-     * fraction, so the sweep ends. The saturated run stays in the sweep, named by its verdict. Every
+     * fraction, so the sweep ends (a re-run that saturates again still lowers the capacity of the
+     * fractions after it). The saturated run stays in the sweep, named by its verdict. Every
      * correction is printed and recorded in {@code sweep.json}. The repeats run last, at the rates of
      * runs already made, so each is a second run of one load: "held-out" repeats the loads the
      * report holds out ({@link HeldOutValidation#heldOutLoads} of the steady runs by rate), a listed
@@ -83,11 +84,6 @@ final class CapacitySweep {
             this.listed = List.copyOf(listed);
             this.out = out;
             this.pending = new java.util.ArrayDeque<>(fractions);
-        }
-
-        /** The capacity the next fraction runs at: the probe's, or the last correction's. */
-        double capacity() {
-            return capacity;
         }
 
         @Override
@@ -122,21 +118,25 @@ final class CapacitySweep {
             return Map.of("capacity", c);
         }
 
-        /** Lowers the capacity after a fraction's first run that found the server saturated; that fraction runs again. */
+        /**
+         * Lowers the capacity after a fraction's run that found the server saturated below it; the
+         * fraction runs again unless it already has (a second saturation still lowers the capacity
+         * the later fractions run at).
+         */
         private void correct(SweepCommand.Level level, RunResult result) {
             Double f = fractionOf.get(level);
-            java.util.Optional<String> saturated = saturation(result);
-            if (f == null || saturated.isEmpty() || runAgain.contains(f)) {
+            if (f == null || saturation(result).isEmpty()) {
                 return;
             }
             double served = result.selfCheck().phases().stream().filter(p -> !p.warmup()).mapToDouble(p -> p.achievedRate())
                     .min().orElse(0);
-            if (!(served > 0)) {
+            if (!(served > 0 && served < capacity)) {
                 return;
             }
+            boolean again = runAgain.add(f);
             out.printf(Locale.ROOT, "capacity corrected: %s found the server saturated (it completed %.1f/s of the %.1f/s arriving):"
-                    + " X_max %.1f -> %.1f/s; fraction %s runs again, and every later one, at the corrected capacity%n%n",
-                    level.label(), served, level.rate(), capacity, served, f);
+                    + " X_max %.1f -> %.1f/s; %s at the corrected capacity%n%n", level.label(), served, level.rate(), capacity, served,
+                    again ? "fraction " + f + " runs again, and every later one," : "every later fraction runs (" + f + " ran twice already)");
             out.flush();
             Map<String, Object> c = new java.util.LinkedHashMap<>();
             c.put("run", level.label());
@@ -146,8 +146,9 @@ final class CapacitySweep {
             c.put("capacityBefore", capacity);
             corrections.add(c);
             capacity = served;
-            runAgain.add(f);
-            pending.addFirst(f);
+            if (again) {
+                pending.addFirst(f);
+            }
         }
 
         /** The rates the repeats run at, from the runs the fractions made. */

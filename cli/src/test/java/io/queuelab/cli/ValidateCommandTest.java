@@ -145,13 +145,13 @@ class ValidateCommandTest {
     @Test
     void runsThatSaturatedTheServerAreLeftOutAndNamed() throws Exception {
         Path sweep = tmp.resolve("saturating-sweep");
-        assertEquals(0, CliTestSupport.run("sweep", "--backend", "mm1", "--mu", "200", "--rates", "40,100,160,280", "--duration", "2s",
-                "--warmup", "500ms", "--report-interval", "0", "--out", sweep.toString()).exitCode());
+        assertEquals(0, CliTestSupport.run("sweep", "--backend", "mm1", "--mu", "200", "--rates", "40,100,160,280", "--duration", "1500ms",
+                "--warmup", "300ms", "--report-interval", "0", "--out", sweep.toString()).exitCode());
         Path steady = tmp.resolve("held-130");
         Path saturated = tmp.resolve("held-300");
         for (var run : List.of(java.util.Map.entry(steady, "130"), java.util.Map.entry(saturated, "300"))) {
-            assertEquals(0, CliTestSupport.run("run", "--backend", "mm1", "--mu", "200", "--rate", run.getValue(), "--duration", "2s",
-                    "--warmup", "500ms", "--report-interval", "0", "--out", run.getKey().toString()).exitCode());
+            assertEquals(0, CliTestSupport.run("run", "--backend", "mm1", "--mu", "200", "--rate", run.getValue(), "--duration", "1500ms",
+                    "--warmup", "300ms", "--report-interval", "0", "--out", run.getKey().toString()).exitCode());
         }
         Path json = tmp.resolve("saturating.json");
         CliTestSupport.Result r = CliTestSupport.run("validate", sweep.toString(), "--holdout", steady + "," + saturated, "--models", "mm1",

@@ -46,6 +46,11 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> c
         return RunShape.of(run).open() && run.okCount() > 0 && run.serverSaturation().isEmpty();
     }
 
+    /** Whether {@code run} is an open run with a successful request whose self-check names the server's saturation. */
+    public static boolean saturatedOpen(RunData run) {
+        return RunShape.of(run).open() && run.okCount() > 0 && run.serverSaturation().isPresent();
+    }
+
     /**
      * One line for each open run among {@code runs} that {@link #of} leaves out, naming it and why,
      * rather than dropping it without a word: a run that measured no request (a sweep's run at a

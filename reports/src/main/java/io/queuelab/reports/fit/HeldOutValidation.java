@@ -125,7 +125,7 @@ public final class HeldOutValidation {
         List<String> predictedNames = new ArrayList<>();
         for (int i = 0; i < heldOut.size(); i++) {
             RunData h = heldOut.get(i);
-            if (RunShape.of(h).open() && h.okCount() > 0 && !FitData.steadyOpen(h)) {
+            if (FitData.saturatedOpen(h)) {
                 leftOut.add("note: held-out run " + heldOutNames.get(i) + ": " + h.serverSaturation().orElseThrow()
                         + ": left out of the predictions, a steady-state model has no answer at its rate to compare");
             } else {

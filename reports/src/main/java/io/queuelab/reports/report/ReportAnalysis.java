@@ -116,18 +116,19 @@ final class ReportAnalysis {
 
     /**
      * Fits every model on the measured open runs but those of two loads (the third and the last but
-     * one by configured rate, the measured one for a run that does not say: 0.5 and 0.8 X_max of the demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9; every run made at
-     * such a load, the demo's repeats included) and predicts those and every measured closed run.
+     * one by configured rate, the measured one for a run that does not say: 0.5 and 0.8 X_max of the
+     * demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9; every run made at such a load, the demo's repeats
+     * included) and predicts those and every measured closed run.
      * Open runs that measured a saturated server are neither ({@link FitData#steadyOpen}); the plan
      * names them.
      */
     private static HeldOut heldOut(List<RunData> measured) throws IOException {
         Map<String, List<RunData>> byLoad = new LinkedHashMap<>();
         // by the configured rate, as the sweep chose its repeats: two loads close in rate may measure in either order
-        measured.stream().filter(FitData::steadyOpen).sorted(Comparator.comparingDouble(r -> RunShape.configuredRate(r).orElse(r.arrivalRate())))
+        measured.stream().filter(FitData::steadyOpen)
+                .sorted(Comparator.comparingDouble(r -> RunShape.configuredRate(r).orElse(r.arrivalRate())))
                 .forEach(r -> byLoad.computeIfAbsent(RepeatedRuns.configuredLoad(r).orElse(r.name()), k -> new ArrayList<>()).add(r));
-        List<String> saturated = measured.stream().filter(r -> RunShape.of(r).open() && r.okCount() > 0 && !FitData.steadyOpen(r))
-                .map(RunData::name).toList();
+        List<String> saturated = measured.stream().filter(FitData::saturatedOpen).map(RunData::name).toList();
         String leftOut = saturated.isEmpty() ? "" : " Left out, the server saturated (a queue that grew through the run, no steady state"
                 + " to fit or predict; see the self-check): " + String.join(", ", saturated) + ".";
         List<List<RunData>> loads = new ArrayList<>(byLoad.values());
