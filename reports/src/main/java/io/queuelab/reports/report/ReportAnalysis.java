@@ -335,6 +335,8 @@ final class ReportAnalysis {
             return List.of();
         }
         CandidateFit fit = selected.get().fit();
+        // simulated again (same model, run and seed: the same histograms) rather than kept from the validation, which would
+        // hold every candidate's histograms of every run until one is selected
         List<RunData> judged = new ArrayList<>(heldOut.fitRuns());
         judged.addAll(heldOut.heldOutRuns());
         List<Matched> out = new ArrayList<>();
