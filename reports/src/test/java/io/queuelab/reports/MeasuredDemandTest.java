@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.DoubleUnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -107,6 +108,49 @@ class MeasuredDemandTest {
         assertEquals(java.util.Optional.empty(), lightly.server().differenceFrom(result.fitServer().at(lightly)), "the same server at its load");
         assertEquals(null, lightly.atOwnServer());
         assertTrue(Math.abs(lightly.meanError()) < 0.10, "mean error " + lightly.meanError());
+    }
+
+    @Test
+    void aMeanThatFallsWithTheRateBecauseTheDemandFallsFasterIsIdentifiedAndPredicted(@TempDir Path dir) throws Exception {
+        // ground truth: D(U) = 1.5 ms + 3 ms exp(-U / 0.08), a server whose cpu per request falls steeply from its idle
+        // figure (the demo's range query on a fast host: 3.05 ms at 20 % busy, 1.6 ms from 35 %); the mean response falls
+        // from 2.5 ms at 50/s to 2.2 ms at 150/s, then rises: no model of one demand can follow that, this one can
+        DoubleUnaryOperator demandAt = u -> 0.0015 + 0.003 * Math.exp(-u / 0.08);
+        List<Path> fit = new ArrayList<>();
+        long seed = 900;
+        for (double rate : new double[] {50, 150, 250, 350}) {
+            double d = demandAtRate(demandAt, rate);
+            fit.add(run(dir.resolve("rate-" + rate), ArrivalProcess.open(rate), d, d, seed++));
+        }
+        double atHeldOut = demandAtRate(demandAt, 200);
+        Path held = run(dir.resolve("held-200"), ArrivalProcess.open(200), atHeldOut, atHeldOut, 950);
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held), CandidateModels.named("mm1,client-ps-cpu,client-slice"),
+                K, 1, 1);
+        assertTrue(result.model("mm1").fit().fit().identification().reason().contains("falls as the rate rises"),
+                result.model("mm1").fit().fit().toTable());
+        var outcome = result.model("client-ps-cpu");
+        assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
+        assertTrue(outcome.fit().fit().toTable().contains("which the measured demand may follow"), outcome.fit().fit().toTable());
+        RunPrediction p = outcome.predictions().get(0);
+        assertTrue(Math.abs(p.meanError()) < 0.10, "mean error " + p.meanError());
+        assertTrue(Math.abs(p.p99Error()) < 0.20, "p99 error " + p.p99Error());
+        var slice = result.model("client-slice").fit().fit().identification();
+        assertTrue(slice.identified() || !slice.reason().contains("falls as the rate rises"), slice.summary());
+    }
+
+    /** The cpu per request of a server whose demand at busy fraction U is {@code demandAt}, at an open load of {@code rate} on one core. */
+    private static double demandAtRate(DoubleUnaryOperator demandAt, double rate) {
+        // U - rate D(U) rises with U where D falls: bisection for the U = rate D(U) of one core
+        double low = 0, high = 1;
+        for (int i = 0; i < 60; i++) {
+            double u = (low + high) / 2;
+            if (u < rate * demandAt.applyAsDouble(u)) {
+                low = u;
+            } else {
+                high = u;
+            }
+        }
+        return demandAt.applyAsDouble(low);
     }
 
     @Test

@@ -81,8 +81,8 @@ public record Identification(String reason, List<String> evidence) {
         }
 
         /**
-         * The measured mean response must not fall with the arrival rate, since every model of
-         * this package can only rise. With standard errors on the points: no point may lie more
+         * The measured mean response must not fall with the arrival rate, since a model with one
+         * demand for every load can only rise. With standard errors on the points: no point may lie more
          * than {@link #SIGNIFICANT_FALL} combined standard errors below a point at a lower rate.
          * Without: the least-squares slope must not be more than {@link #SIGNIFICANT_T} standard
          * errors below 0 (with two points, no fall at all).
@@ -122,6 +122,19 @@ public record Identification(String reason, List<String> evidence) {
             return require(!(t < -SIGNIFICANT_T), String.format(Locale.ROOT,
                     "the measured mean response falls as the rate rises (slope %.3g s per 1/s, %.1f standard errors below 0),"
                             + " where the model can only rise", slope, -t));
+        }
+
+        /**
+         * The {@link #risingTrend} measurement as evidence only, for a model whose demand is the
+         * server's own at each load: when the server's cpu per request falls with its load faster
+         * than the queue grows, such a model predicts a falling mean too, so a fall does not leave
+         * its parameters undetermined; its residuals and CDFs judge whether it follows the fall.
+         */
+        Checks trendFollowedByDemand(List<Mm1Point> sorted) {
+            Identification trend = new Checks().risingTrend(sorted).result();
+            evidence.addAll(trend.evidence());
+            return trend.identified() ? this
+                    : note(trend.reason().replace(", where the model can only rise", "") + ", which the measured demand may follow");
         }
 
         /**

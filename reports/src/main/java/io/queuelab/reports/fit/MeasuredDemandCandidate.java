@@ -120,7 +120,7 @@ final class MeasuredDemandCandidate implements CandidateModel {
             residuals.add(new Residual(p.name(), p.lambda(), p.meanResponse(),
                     shapeAt.apply(p.lambda()).curve().meanResponse(p.lambda(), scaleAt.applyAsDouble(p.lambda())) + latency));
         }
-        Identification.Checks checks = new Identification.Checks().risingTrend(points)
+        Identification.Checks checks = new Identification.Checks().trendFollowedByDemand(points)
                 .note(String.format(Locale.ROOT, "E[D] = %.3f ms (the fit runs' median server cpu per request; at their loads %s),"
                         + " latency %.3f ms, c = %d, K = %d", demandMean * 1e3, load.describe(), latency * 1e3, c, k))
                 .require(points.stream().allMatch(p -> load.busyAt(p.lambda()) * c / parallelism <= DemandCurve.MAX_RHO),

@@ -141,7 +141,7 @@ final class TimeSlicedCandidate implements CandidateModel {
             residuals.add(new Residual(p.name(), p.lambda(), p.meanResponse(), pred.meanResponse()));
             errors[i] = Double.isFinite(pred.meanHalfWidth()) ? pred.meanHalfWidth() / 1.96 / pred.meanResponse() : 0;
         }
-        Identification.Checks checks = new Identification.Checks().risingTrend(points)
+        Identification.Checks checks = new Identification.Checks().trendFollowedByDemand(points)
                 .note(String.format(Locale.ROOT, "slice %s (mean KS distance of the fit runs by slice: %s); demand %s; latency %.3f ms,"
                         + " c = %d, K = %d", sliceName(slice), table, load.describe(), latency * 1e3, c, k))
                 .require(worst - score[best] >= MIN_KS_SPREAD, String.format(Locale.ROOT, "the fit runs' distributions do not tell the"
