@@ -34,6 +34,12 @@ import java.util.Optional;
 public final class HeldOutValidation {
     /** Held-out errors closer than this (absolute, e.g. 0.5 percentage points) are a tie, won by the simpler model. */
     public static final double TIE = 0.005;
+    /**
+     * The seed of every simulation of a validation unless one is chosen: the report's, so that
+     * {@code queuelab validate} on a report's runs prints the report's numbers (a model's prediction
+     * moves with the seed by its simulation noise, a few per cent at a busy load).
+     */
+    public static final long DEFAULT_SEED = 1_000_003;
 
     /** The fewest open loads of a rate sweep that {@link #heldOutLoads} holds two of out. */
     public static final int MIN_LOADS_TO_HOLD_OUT = 5;
