@@ -31,7 +31,9 @@ import java.util.StringJoiner;
  * core (network, driver) is the fit runs' median of their served-alone mean less their server cpu
  * per request, when the server's cpu was sampled (else 0). The one parameter fitted is the slice:
  * of {@link #SLICES}, the one whose simulated fit runs are nearest the measured ones in KS
- * distance, on average.
+ * distance, on average over two independent simulations; the slices whose score is within the
+ * scores' simulation noise of it are printed as the range the fit determined (a server whose
+ * queries mostly end within one slice looks alike under every longer slice).
  *
  * <p>Not identified without K and c, without a fit run of {@link ServedAlone#MIN_REQUESTS}
  * requests served alone, with a fit run beyond the capacity its demand gives (the whole fit, not
@@ -44,6 +46,8 @@ final class TimeSlicedCandidate implements CandidateModel {
     static final double[] SLICES = {0, 0.25e-3, 0.5e-3, 0.75e-3, 1e-3, 1.25e-3, 1.5e-3, 1.75e-3, 2e-3, 2.5e-3, 3e-3, 4.5e-3, 6e-3};
     /** Customers simulated for each fit run and slice. */
     static final long FIT_CUSTOMERS = 40_000;
+    /** Independent simulations each slice is scored on (two: their disagreement measures the scores' noise). */
+    static final int SCORE_SEEDS = 2;
     /** The least spread of the slices' mean KS distances that identifies the slice. */
     static final double MIN_KS_SPREAD = 0.01;
 
@@ -108,25 +112,33 @@ final class TimeSlicedCandidate implements CandidateModel {
                         + " served-alone demand gives (%s)", r.name(), r.arrivalRate(), load.describe()));
             }
         }
-        // the slice: the one whose simulated fit runs are nearest the measured ones (mean KS distance)
+        // the slice: the one whose simulated fit runs are nearest the measured ones (mean KS distance), scored on two
+        // independent simulations of each (the same two for every slice): their disagreement is the scores' own noise
+        double[][] scores = new double[SCORE_SEEDS][SLICES.length];
         double[] score = new double[SLICES.length];
         List<List<FittedModel.Prediction>> predictions = new ArrayList<>();
         int best = -1;
         for (int i = 0; i < SLICES.length; i++) {
             List<FittedModel.Prediction> atSlice = new ArrayList<>();
-            double sum = 0;
-            for (RunData r : data.runs()) {
-                FittedModel m = models.open(r.arrivalRate(), SLICES[i]);
-                FittedModel.Prediction p = m.predict(ArrivalProcess.open(r.arrivalRate()), FIT_CUSTOMERS, 2, data.seed());
-                sum += Distances.between(r.responseNanos(), p.responseNanos()).ks();
-                atSlice.add(p);
+            for (int simulation = 0; simulation < SCORE_SEEDS; simulation++) {
+                double sum = 0;
+                for (RunData r : data.runs()) {
+                    FittedModel m = models.open(r.arrivalRate(), SLICES[i]);
+                    FittedModel.Prediction p = m.predict(ArrivalProcess.open(r.arrivalRate()), FIT_CUSTOMERS, 2, data.seed() + simulation);
+                    sum += Distances.between(r.responseNanos(), p.responseNanos()).ks();
+                    if (simulation == 0) {
+                        atSlice.add(p);
+                    }
+                }
+                scores[simulation][i] = sum / data.runs().size();
+                score[i] += scores[simulation][i] / SCORE_SEEDS;
             }
-            score[i] = sum / data.runs().size();
             predictions.add(atSlice);
             if (best < 0 || score[i] < score[best]) {
                 best = i;
             }
         }
+        Ties ties = Ties.of(scores, score, best);
         StringJoiner table = new StringJoiner(", ");
         for (int i = 0; i < SLICES.length; i++) {
             table.add(String.format(Locale.ROOT, "%s %.3f", sliceName(SLICES[i]), score[i]));
@@ -142,8 +154,8 @@ final class TimeSlicedCandidate implements CandidateModel {
             errors[i] = Double.isFinite(pred.meanHalfWidth()) ? pred.meanHalfWidth() / 1.96 / pred.meanResponse() : 0;
         }
         Identification.Checks checks = new Identification.Checks().trendFollowedByDemand(points)
-                .note(String.format(Locale.ROOT, "slice %s (mean KS distance of the fit runs by slice: %s); demand %s; latency %.3f ms,"
-                        + " c = %d, K = %d", sliceName(slice), table, load.describe(), latency * 1e3, c, k))
+                .note(String.format(Locale.ROOT, "slice %s (%s; mean KS distance of the fit runs by slice: %s); demand %s; latency %.3f ms,"
+                        + " c = %d, K = %d", sliceName(slice), ties.describe(), table, load.describe(), latency * 1e3, c, k))
                 .require(worst - score[best] >= MIN_KS_SPREAD, String.format(Locale.ROOT, "the fit runs' distributions do not tell the"
                         + " slices apart (mean KS %.3f to %.3f over %s)", score[best], worst, slices()))
                 .residuals(points, residuals);
@@ -176,6 +188,38 @@ final class TimeSlicedCandidate implements CandidateModel {
             return 0;
         }
         return Math.max(0, new Median().evaluate(differences.stream().mapToDouble(Double::doubleValue).toArray()));
+    }
+
+    /**
+     * The slices whose mean score is within the scores' simulation noise of the best's: a
+     * difference of two slices' scores no larger than twice its standard error, estimated from how
+     * much that difference moved between the two simulations, pooled over the slices. A fit whose
+     * ties span several slices determined the slice only to that range; the best one is used.
+     */
+    private record Ties(int first, int last, double standardError) {
+        static Ties of(double[][] scores, double[] mean, int best) {
+            double sum = 0;
+            for (int i = 0; i < mean.length; i++) {
+                double moved = (scores[0][i] - scores[0][best]) - (scores[1][i] - scores[1][best]);
+                sum += moved * moved / 2; // the variance of one simulation's difference
+            }
+            double standardError = Math.sqrt(sum / Math.max(1, mean.length - 1) / SCORE_SEEDS);
+            int first = best, last = best;
+            while (first > 0 && mean[first - 1] - mean[best] <= 2 * standardError) {
+                first--;
+            }
+            while (last < mean.length - 1 && mean[last + 1] - mean[best] <= 2 * standardError) {
+                last++;
+            }
+            return new Ties(first, last, standardError);
+        }
+
+        String describe() {
+            return first == last
+                    ? String.format(Locale.ROOT, "no other slice within the scores' simulation noise, %.4f", standardError)
+                    : String.format(Locale.ROOT, "determined only to %s-%s: their scores are within twice the scores' simulation noise,"
+                            + " %.4f, of the best's", sliceName(SLICES[first]), sliceName(SLICES[last]), standardError);
+        }
     }
 
     /** A fit run and the weighted service times of its requests served alone. */
