@@ -32,10 +32,15 @@ import java.util.function.DoubleUnaryOperator;
  * does not, the fit's scale made up for a structure that is not there.
  *
  * <p>Not identified without the server's cpu time (no {@code --telemetry-interval}, a server
- * queuelab has no pid of) or without K and c.
+ * queuelab has no pid of), without K and c, or when more than {@link #MAX_BELOW_LATENCY} of a fit
+ * run's service times lie below the latency: then the time beside the cpu is no constant (the
+ * embedded server's UPDATEs wait for a group commit's log flush, a time that varies with the
+ * group), and flooring those service times at 0 would give the demand a shape no server has.
  */
 final class MeasuredDemandCandidate implements CandidateModel {
     static final String NAME = "client-ps-cpu";
+    /** The largest share of a fit run's service times below the latency that leaves the latency a constant. */
+    static final double MAX_BELOW_LATENCY = 0.10;
 
     @Override
     public String name() {
@@ -103,8 +108,16 @@ final class MeasuredDemandCandidate implements CandidateModel {
         // the demand's shape at a load is the de-shared service times of the fit run nearest to it in busy fraction, less the
         // latency: a lightly loaded server runs part of its requests slower (two speeds), a busy one hardly ever
         List<LoadShape> shapes = new ArrayList<>();
-        for (Measured m : measuredRuns.values()) {
+        String belowName = null;
+        double below = 0;
+        for (Map.Entry<RunData, Measured> e : measuredRuns.entrySet()) {
+            Measured m = e.getValue();
             if (m.point().isPresent()) {
+                double share = belowLatency(m.service(), latency);
+                if (belowName == null || share > below) {
+                    belowName = e.getKey().name();
+                    below = share;
+                }
                 Distribution shifted = DemandModelFit.shift(m.service(), latency);
                 // scaled by the shifted values' own mean: the floor at 1 ns makes it more than the mean less the latency
                 Distribution demand = DemandModelFit.scale(shifted, demandMean / shifted.mean());
@@ -123,6 +136,11 @@ final class MeasuredDemandCandidate implements CandidateModel {
         Identification.Checks checks = new Identification.Checks().trendFollowedByDemand(points)
                 .note(String.format(Locale.ROOT, "E[D] = %.3f ms (the fit runs' median server cpu per request; at their loads %s),"
                         + " latency %.3f ms, c = %d, K = %d", demandMean * 1e3, load.describe(), latency * 1e3, c, k))
+                .note(String.format(Locale.ROOT, "service times below the latency: at most %.1f %% (%s)", 100 * below, belowName))
+                .require(below <= MAX_BELOW_LATENCY, String.format(Locale.ROOT, "the service times are not the server's cpu plus a"
+                        + " constant latency: %.0f %% of %s's lie below the latency %.3f ms (the lowest-rate run's mean service time"
+                        + " less its cpu per request), so the time beside the cpu varies from request to request (a log flush, a lock"
+                        + " wait), which this model does not have", 100 * below, belowName, latency * 1e3))
                 .require(points.stream().allMatch(p -> load.busyAt(p.lambda()) * c / parallelism <= DemandCurve.MAX_RHO),
                         String.format(Locale.ROOT, "the fit run at %.4g/s is beyond the capacity the server's measured cpu per request"
                                         + " gives (%.4g/s = %d core(s) / %.3f ms): it overloaded the server, no steady state to fit",
@@ -145,6 +163,15 @@ final class MeasuredDemandCandidate implements CandidateModel {
                 lambda -> new FittedModel(NAME, new ClientLimitedModel(DemandModelFit.scale(shapeAt.apply(lambda).demand(),
                         scaleAt.applyAsDouble(lambda)), k, c), latency),
                 jobs -> new FittedModel(NAME, new ClientLimitedModel(saturated, jobs, c), latency), curveErrors);
+    }
+
+    /**
+     * The share of a run's de-shared service times below the latency: with service time = cpu +
+     * a constant latency none would be; de-sharing's own error puts a few there.
+     */
+    private static double belowLatency(Distribution service, double latency) {
+        double[] values = ((Distribution.Empirical) service).values();
+        return values.length == 0 ? 0 : (double) java.util.Arrays.stream(values).filter(v -> v < latency).count() / values.length;
     }
 
     /** A fit run's load and cpu per request (empty: not sampled) and its de-shared service times. */
