@@ -31,11 +31,10 @@ final class CapacitySweep {
     record Probe(Path dir, int jobs, double maxThroughput) {
         /**
          * The open-loop levels at the given fractions of X_max, revised as the runs find the server
-         * ({@link Levels}), then the repeats: {@code heldOut} for the loads the report holds out, else
-         * each of {@code listed} (some of the fractions; one listed twice is run twice more).
+         * ({@link Levels}), then the {@code repeats}.
          */
-        Levels levels(List<Double> fractions, boolean heldOut, List<Double> listed, PrintWriter out) {
-            return new Levels(maxThroughput, fractions, heldOut, listed, out);
+        Levels levels(List<Double> fractions, Repeats repeats, PrintWriter out) {
+            return new Levels(maxThroughput, fractions, repeats, out);
         }
 
         /** Moves the probe's run into the finished sweep directory. */
@@ -76,12 +75,12 @@ final class CapacitySweep {
         private java.util.Deque<SweepCommand.Level> repeats;
         private double capacity;
 
-        Levels(double probed, List<Double> fractions, boolean heldOut, List<Double> listed, PrintWriter out) {
+        Levels(double probed, List<Double> fractions, Repeats repeats, PrintWriter out) {
             this.probed = probed;
             this.capacity = probed;
             this.fractions = List.copyOf(fractions);
-            this.heldOut = heldOut;
-            this.listed = List.copyOf(listed);
+            this.heldOut = repeats.heldOut();
+            this.listed = repeats.listed();
             this.out = out;
             this.pending = new java.util.ArrayDeque<>(fractions);
         }
@@ -213,32 +212,40 @@ final class CapacitySweep {
     static final String HELD_OUT = "held-out";
 
     /**
-     * The fractions to run again ({@code --repeat}): {@link #HELD_OUT}, "none", or a list of
-     * fractions each of which is one of {@code fractions} (already checked); a fraction listed k
-     * times is run k times more.
+     * The fractions to run again ({@code --repeat}): {@link #HELD_OUT}, the loads the report holds
+     * out (chosen among the steady runs once the sweep has run; {@code listed} are those of the
+     * fractions as given), or "none" (none listed), or a list of fractions each of which is one of
+     * the sweep's (already checked); a fraction listed k times is run k times more.
      */
-    static List<Double> repeats(String repeat, List<Double> fractions) {
-        if (repeat.equals("none")) {
-            return List.of();
+    record Repeats(boolean heldOut, List<Double> listed) {
+        Repeats {
+            listed = List.copyOf(listed);
         }
-        if (repeat.equals(HELD_OUT)) {
-            return HeldOutValidation.heldOutLoads(fractions.stream().sorted().toList());
-        }
-        List<Double> repeats = new ArrayList<>();
-        for (String part : repeat.split(",")) {
-            double f;
-            try {
-                f = Double.parseDouble(part.strip());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--repeat takes " + HELD_OUT + ", none, or fractions from --fractions, got '" + part + "'");
+
+        static Repeats of(String repeat, List<Double> fractions) {
+            if (repeat.equals("none")) {
+                return new Repeats(false, List.of());
             }
-            if (!fractions.contains(f)) {
-                throw new IllegalArgumentException("--repeat " + f + " is not one of --fractions " + fractions + ": a repeat runs a load of"
-                        + " the sweep again");
+            if (repeat.equals(HELD_OUT)) {
+                return new Repeats(true, HeldOutValidation.heldOutLoads(fractions.stream().sorted().toList()));
             }
-            repeats.add(f);
+            List<Double> repeats = new ArrayList<>();
+            for (String part : repeat.split(",")) {
+                double f;
+                try {
+                    f = Double.parseDouble(part.strip());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--repeat takes " + HELD_OUT + ", none, or fractions from --fractions, got '" + part
+                            + "'");
+                }
+                if (!fractions.contains(f)) {
+                    throw new IllegalArgumentException("--repeat " + f + " is not one of --fractions " + fractions + ": a repeat runs a"
+                            + " load of the sweep again");
+                }
+                repeats.add(f);
+            }
+            return new Repeats(false, repeats);
         }
-        return repeats;
     }
 
     /** Checks the fractions before any run: each in (0, 1], no two alike. */

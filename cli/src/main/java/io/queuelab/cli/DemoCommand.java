@@ -159,7 +159,7 @@ public final class DemoCommand implements Callable<Integer> {
         fixedRates.put(query, selectRates == null ? null : SweepCommand.levels(selectRates, null));
         fixedRates.put(Workload.UPDATE, updateRates == null ? null : SweepCommand.levels(updateRates, null));
         List<Double> checkedFractions = CapacitySweep.fractions(fractions);
-        List<Double> repeats = CapacitySweep.repeats(repeat, checkedFractions);
+        CapacitySweep.Repeats repeats = CapacitySweep.Repeats.of(repeat, checkedFractions);
         List<SweepCommand.Level> closedLevels = closedJobs.equals("none") ? List.of() : SweepCommand.levels(null, parseJobs(closedJobs));
         Path dir = out != null ? out : RunCommand.defaultRunDir("demo");
         refuseExisting(dir);
@@ -193,7 +193,7 @@ public final class DemoCommand implements Callable<Integer> {
                             warmup, generator, backend, telemetryCompanion, settings, w);
                     List<RunResult> results = new ArrayList<>(SweepCommand.run(open, probe == null
                             ? SweepCommand.LevelPlan.of(sweep.getValue())
-                            : probe.levels(checkedFractions, repeat.equals(CapacitySweep.HELD_OUT), repeats, w),
+                            : probe.levels(checkedFractions, repeats, w),
                             duration, warmup, false, generator, backend, telemetryCompanion, settings, w));
                     if (probe != null) {
                         runDirs.add(probe.moveInto(open));

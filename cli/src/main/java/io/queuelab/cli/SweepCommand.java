@@ -125,8 +125,8 @@ public final class SweepCommand implements Callable<Integer> {
     /** The capacity mode: the probe, then the open-loop rates at the fractions of its throughput. */
     private int capacitySweep() throws Exception {
         List<Double> checked = CapacitySweep.fractions(fractions);
-        List<Double> repeats = CapacitySweep.repeats(repeat, checked);
-        ModelOptions.refuse(repeat.equals(CapacitySweep.HELD_OUT) && repeats.isEmpty(),
+        CapacitySweep.Repeats repeats = CapacitySweep.Repeats.of(repeat, checked);
+        ModelOptions.refuse(repeats.heldOut() && repeats.listed().isEmpty(),
                 "--repeat held-out needs " + HeldOutValidation.MIN_LOADS_TO_HOLD_OUT
                         + " or more --fractions (it repeats the third and the last but one)");
         Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
@@ -137,7 +137,7 @@ public final class SweepCommand implements Callable<Integer> {
             generator.placement(server.place(serverCores.value(), spec.commandLine().getErr()));
             Map<String, Object> settings = new LinkedHashMap<>(backend.settings());
             CapacitySweep.Probe probe = CapacitySweep.probe(dir, probeJobs, probeDuration, warmup, generator, b, server.companion(), settings, w);
-            run(dir, probe.levels(checked, repeat.equals(CapacitySweep.HELD_OUT), repeats, w), duration, warmup, constant, generator, b,
+            run(dir, probe.levels(checked, repeats, w), duration, warmup, constant, generator, b,
                     server.companion(), settings, w);
             w.println("capacity probe: " + probe.moveInto(dir));
             w.flush();

@@ -93,8 +93,8 @@ class SweepCommandTest {
         }
         assertEquals(400, probe.maxThroughput(), 60, text.toString());
         try (var slow = io.queuelab.core.inprocess.MM1Backend.sync(200, 2)) {
-            SweepCommand.run(sweep, probe.levels(java.util.List.of(0.3, 0.7), false, java.util.List.of(0.7), out), duration, warmup,
-                    false, generator, slow, io.queuelab.core.run.RunCompanion.NONE, java.util.Map.of(), out);
+            SweepCommand.run(sweep, probe.levels(java.util.List.of(0.3, 0.7), new CapacitySweep.Repeats(false, java.util.List.of(0.7)), out),
+                    duration, warmup, false, generator, slow, io.queuelab.core.run.RunCompanion.NONE, java.util.Map.of(), out);
         }
         com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(sweep.resolve("sweep.json").toFile());
         com.fasterxml.jackson.databind.JsonNode runs = json.path("runs");
