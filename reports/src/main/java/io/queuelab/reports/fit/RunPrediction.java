@@ -162,21 +162,12 @@ public record RunPrediction(String run, String name, double level, boolean close
     /** The run predicted from its own shape: an open run from its measured rate, a closed run from its N. */
     public static RunPrediction of(String asGiven, RunData run, FittedModel model, long seed) throws IOException {
         io.queuelab.reports.data.RunShape shape = io.queuelab.reports.data.RunShape.of(run);
-        return shape.closed() ? closed(asGiven, run, shape.jobs(), model, seed) : open(asGiven, run, model, seed);
+        return shape.closed() ? predicted(asGiven, run, shape.jobs(), true, model, seed) : open(asGiven, run, model, seed);
     }
 
     /** Predicts an open run at its measured arrival rate. */
     public static RunPrediction open(String asGiven, RunData run, FittedModel model, long seed) throws IOException {
-        double rate = run.arrivalRate();
-        if (!model.stableAt(rate)) {
-            return unstable(asGiven, run, rate, false);
-        }
-        return of(asGiven, run, rate, false, model, ArrivalProcess.open(rate), seed);
-    }
-
-    /** Predicts a closed run of {@code jobs} jobs with the model for that population. */
-    public static RunPrediction closed(String asGiven, RunData run, int jobs, FittedModel model, long seed) throws IOException {
-        return of(asGiven, run, jobs, true, model, ArrivalProcess.closed(jobs), seed);
+        return predicted(asGiven, run, run.arrivalRate(), false, model, seed);
     }
 
     /**
@@ -192,14 +183,20 @@ public record RunPrediction(String run, String name, double level, boolean close
     /** {@code run} simulated by {@code model} as its prediction; empty where the model has no steady state at the run's load. */
     public static java.util.Optional<Simulated> simulate(RunData run, FittedModel model, long seed) throws IOException {
         io.queuelab.reports.data.RunShape shape = io.queuelab.reports.data.RunShape.of(run);
-        if (!shape.closed() && !model.stableAt(run.arrivalRate())) {
-            return java.util.Optional.empty();
-        }
-        return simulate(run, model, shape.closed() ? ArrivalProcess.closed(shape.jobs()) : ArrivalProcess.open(run.arrivalRate()), seed);
+        return shape.closed() ? simulate(run, shape.jobs(), true, model, seed) : simulate(run, run.arrivalRate(), false, model, seed);
     }
 
-    private static java.util.Optional<Simulated> simulate(RunData run, FittedModel model, ArrivalProcess workload, long seed)
+    /**
+     * The one simulation behind every prediction: {@code level} jobs (closed) or arrivals a second
+     * (open); empty where the model has no steady state at an open level, or none on the time scale
+     * of a run.
+     */
+    private static java.util.Optional<Simulated> simulate(RunData run, double level, boolean closed, FittedModel model, long seed)
             throws IOException {
+        if (!closed && !model.stableAt(level)) {
+            return java.util.Optional.empty();
+        }
+        ArrivalProcess workload = closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(level);
         FittedModel.Prediction p = model.predict(workload, customers(run), 2, seed);
         if (p.responseNanos().getMaxValue() > MAX_RESPONSE_NANOS) {
             // a model stable in law but not on any run's time scale (mm1-ld's service time at its capacity can pass centuries)
@@ -209,9 +206,9 @@ public record RunPrediction(String run, String name, double level, boolean close
                 seed + 1)));
     }
 
-    private static RunPrediction of(String asGiven, RunData run, double level, boolean closed, FittedModel model,
-                                    ArrivalProcess workload, long seed) throws IOException {
-        java.util.Optional<Simulated> simulated = simulate(run, model, workload, seed);
+    private static RunPrediction predicted(String asGiven, RunData run, double level, boolean closed, FittedModel model, long seed)
+            throws IOException {
+        java.util.Optional<Simulated> simulated = simulate(run, level, closed, model, seed);
         if (simulated.isEmpty()) {
             return unstable(asGiven, run, level, closed);
         }
