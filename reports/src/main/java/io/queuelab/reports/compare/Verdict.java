@@ -6,12 +6,26 @@ package io.queuelab.reports.compare;
  * replications of the measured sample size).
  */
 public record Verdict(String metric, double measured, double simulated, double distance, double yardstick, String unit) {
+    /**
+     * A KS D yardstick above this says that the model's own replications of the run's size are
+     * mostly unlike one another (a model at its capacity, whose queue drifts differently in each):
+     * then no distance tests the model, and "within" would be a pass that cannot fail.
+     */
+    public static final double MAX_KS_YARDSTICK = 0.5;
+
+    /** Whether the yardstick can tell a model from another: not NaN, and for KS D not above {@link #MAX_KS_YARDSTICK}. */
+    public boolean testing() {
+        return !Double.isNaN(yardstick) && !(metric.equals("KS D") && yardstick > MAX_KS_YARDSTICK);
+    }
 
     public boolean withinNoise() {
-        return distance <= yardstick;
+        return testing() && distance <= yardstick;
     }
 
     public String verdict() {
-        return Double.isNaN(yardstick) ? "no yardstick" : withinNoise() ? "within simulation noise" : "beyond it";
+        return Double.isNaN(yardstick) ? "no yardstick" : !testing() ? NO_TEST : withinNoise() ? "within simulation noise" : "beyond it";
     }
+
+    /** The verdict where the model's own replications differ by more than {@link #MAX_KS_YARDSTICK}. */
+    public static final String NO_TEST = "no test: the model's own runs of this size differ by more than half their CDF";
 }

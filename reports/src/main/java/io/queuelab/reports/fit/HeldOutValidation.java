@@ -315,7 +315,7 @@ public final class HeldOutValidation {
                     1e3 * r.measuredP99(), 1e3 * r.predictedP99(), r.ks(), r.ksYardstick(),
                     server ? " " + r.server().over(atItsLoad).ratios() + r.server().differenceFrom(atItsLoad).map(d -> " (another server: "
                             + d + ")").orElse("") + " " : "",
-                    r.unstable() ? "model saturated at this load" : r.withinYardstick() ? "within noise" : "beyond noise"));
+                    r.cdfVerdict()));
             if (r.closed()) {
                 s.append(String.format(Locale.ROOT, "  %-26s %10s throughput X(N) %.4g/s measured, %.4g/s predicted (%+.1f %%)%n", "", "",
                         r.measuredThroughput(), r.predictedThroughput(),

@@ -90,6 +90,11 @@ public record LackOfFit(String reason, List<String> evidence) {
         if (!fitRuns.isEmpty()) {
             evidence.add(String.format(Locale.ROOT, "response-time CDF within simulation noise at %d of %d runs", within, fitRuns.size()));
         }
+        if (reason == null && worstCdf != null && !worstCdf.unstable() && !worstCdf.testing()) {
+            reason = String.format(Locale.ROOT, "the model's own runs at the load of %s differ by more than half their CDF (a yardstick"
+                    + " of %.3f): it is at its capacity there and predicts no steady distribution; the CDF is within simulation noise at"
+                    + " %d of %d runs", worstCdf.name(), worstCdf.ksYardstick(), within, fitRuns.size());
+        }
         if (reason == null && worstCdf != null) {
             reason = String.format(Locale.ROOT, "the response-time distribution of %s is beyond simulation noise (KS D %.3f against"
                     + " a yardstick of %.3f%s), at %d of %d runs", worstCdf.name(), worstCdf.ks(), worstCdf.ksYardstick(),

@@ -133,12 +133,23 @@ public record RunPrediction(String run, String name, double level, boolean close
     }
 
     public boolean withinYardstick() {
-        return !unstable() && ks <= ksYardstick;
+        return !unstable() && testing() && ks <= ksYardstick;
     }
 
-    /** KS D over its yardstick (infinite where the model has no steady state). */
+    /** Whether the yardstick tests the model here ({@link Verdict#testing}: not where its own replications mostly differ). */
+    public boolean testing() {
+        return !(ksYardstick > Verdict.MAX_KS_YARDSTICK);
+    }
+
+    /** The CDF's verdict in a word or a phrase: saturated, within, beyond, or no test. */
+    public String cdfVerdict() {
+        return unstable() ? "model saturated at this load" : !testing() ? "no test (the model's own runs differ)"
+                : withinYardstick() ? "within noise" : "beyond noise";
+    }
+
+    /** KS D over its yardstick (infinite where the model has no steady state or its yardstick tests nothing). */
     double ksRatio() {
-        return unstable() ? Double.POSITIVE_INFINITY : ks / ksYardstick;
+        return unstable() || !testing() ? Double.POSITIVE_INFINITY : ks / ksYardstick;
     }
 
     /** Relative error of the predicted mean: (predicted - measured) / measured. */

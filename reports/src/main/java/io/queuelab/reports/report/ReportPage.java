@@ -105,7 +105,7 @@ final class ReportPage {
                     Html.millis(p.measuredP99()) + " / " + Html.millis(p.predictedP99()),
                     Html.number(p.measuredThroughput()) + " / " + Html.number(p.predictedThroughput()),
                     Html.number(p.ks()) + " / " + Html.number(p.ksYardstick())
-                            + (p.unstable() ? " (saturated)" : p.withinYardstick() ? " within" : " beyond")));
+                            + " " + p.cdfVerdict()));
             if (server) {
                 ServerWork atItsLoad = result.fitServer().at(p);
                 row.add(p.server().over(atItsLoad).ratios()

@@ -31,4 +31,23 @@ class RunPredictionTest {
         RunPrediction sane = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(0.002)), 0), 1);
         assertFalse(sane.unstable());
     }
+
+    @Test
+    void aModelAtItsCapacityIsNoTestOfTheRunsCdf(@TempDir Path dir) throws Exception {
+        // a run of 2,000 requests at 499/s; an M/M/1 at utilization 0.998 there: each replication of the run's size drifts its own way,
+        // so the yardstick (their KS D) passes 0.5 and would call any run "within"
+        Path run = dir.resolve("run");
+        SimRuns.write(run, new MM1Model(Distribution.exponential(0.001)), ArrivalProcess.open(499), 2_000, 3);
+        RunData measured = RunData.read(run);
+        double service = 0.998 / measured.arrivalRate(); // utilization 0.998 at the run's measured rate
+        RunPrediction atCapacity = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(service)),
+                0), 1);
+        assertFalse(atCapacity.unstable(), () -> "predicted mean " + atCapacity.predictedMean());
+        assertTrue(atCapacity.ksYardstick() > io.queuelab.reports.compare.Verdict.MAX_KS_YARDSTICK, () -> "yardstick " + atCapacity.ksYardstick());
+        assertFalse(atCapacity.withinYardstick(), () -> "KS D " + atCapacity.ks() + " against " + atCapacity.ksYardstick());
+        assertTrue(atCapacity.cdfVerdict().startsWith("no test"), atCapacity.cdfVerdict());
+        // a model of the run's own server is tested as before
+        RunPrediction own = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(0.001)), 0), 1);
+        assertTrue(own.testing() && own.withinYardstick(), () -> own.cdfVerdict() + ": KS D " + own.ks() + " against " + own.ksYardstick());
+    }
 }
