@@ -88,6 +88,21 @@ public record Identification(String reason, List<String> evidence) {
          * errors below 0 (with two points, no fall at all).
          */
         Checks risingTrend(List<Mm1Point> sorted) {
+            return trend(sorted, true);
+        }
+
+        /**
+         * The {@link #risingTrend} measurement as evidence only, for a model whose demand is the
+         * server's own at each load: when the server's cpu per request falls with its load faster
+         * than the queue grows, such a model predicts a falling mean too, so a fall does not leave
+         * its parameters undetermined; its residuals and CDFs judge whether it follows the fall.
+         */
+        Checks trendFollowedByDemand(List<Mm1Point> sorted) {
+            return trend(sorted, false);
+        }
+
+        /** The trend's measurement: a significant fall is the reason ({@code required}) or a note. */
+        private Checks trend(List<Mm1Point> sorted, boolean required) {
             if (sorted.stream().allMatch(p -> Double.isFinite(p.standardError()) && p.standardError() > 0)) {
                 double worst = Double.NEGATIVE_INFINITY;
                 Mm1Point from = null, to = null;
@@ -103,38 +118,28 @@ public record Identification(String reason, List<String> evidence) {
                     }
                 }
                 note(String.format(Locale.ROOT, "largest fall %.1f standard errors", Math.max(0, worst)));
-                return require(!(worst > SIGNIFICANT_FALL), String.format(Locale.ROOT,
+                return fall(required, !(worst > SIGNIFICANT_FALL), String.format(Locale.ROOT,
                         "the measured mean response falls as the rate rises, from %.4g s at %.4g/s to %.4g s at %.4g/s"
-                                + " (%.1f standard errors), where the model can only rise",
-                        from.meanResponse(), from.lambda(), to.meanResponse(), to.lambda(), worst));
+                                + " (%.1f standard errors)", from.meanResponse(), from.lambda(), to.meanResponse(), to.lambda(), worst));
             }
             SimpleRegression regression = new SimpleRegression();
             sorted.forEach(p -> regression.addData(p.lambda(), p.meanResponse()));
             double slope = regression.getSlope();
             if (sorted.size() < 3) {
                 note(String.format(Locale.ROOT, "trend: slope %.3g s per 1/s (two points, no error)", slope));
-                return require(slope >= 0, String.format(Locale.ROOT,
-                        "the measured mean response falls as the rate rises, from %.4g s to %.4g s, where the model can only rise",
-                        sorted.get(0).meanResponse(), sorted.get(1).meanResponse()));
+                return fall(required, slope >= 0, String.format(Locale.ROOT, "the measured mean response falls as the rate rises, from %.4g s"
+                        + " to %.4g s", sorted.get(0).meanResponse(), sorted.get(1).meanResponse()));
             }
             double t = slope / regression.getSlopeStdErr();
             note(String.format(Locale.ROOT, "trend: slope %.3g s per 1/s, t = %.1f", slope, t));
-            return require(!(t < -SIGNIFICANT_T), String.format(Locale.ROOT,
-                    "the measured mean response falls as the rate rises (slope %.3g s per 1/s, %.1f standard errors below 0),"
-                            + " where the model can only rise", slope, -t));
+            return fall(required, !(t < -SIGNIFICANT_T), String.format(Locale.ROOT,
+                    "the measured mean response falls as the rate rises (slope %.3g s per 1/s, %.1f standard errors below 0)", slope, -t));
         }
 
-        /**
-         * The {@link #risingTrend} measurement as evidence only, for a model whose demand is the
-         * server's own at each load: when the server's cpu per request falls with its load faster
-         * than the queue grows, such a model predicts a falling mean too, so a fall does not leave
-         * its parameters undetermined; its residuals and CDFs judge whether it follows the fall.
-         */
-        Checks trendFollowedByDemand(List<Mm1Point> sorted) {
-            Identification trend = new Checks().risingTrend(sorted).result();
-            evidence.addAll(trend.evidence());
-            return trend.identified() ? this
-                    : note(trend.reason().replace(", where the model can only rise", "") + ", which the measured demand may follow");
+        /** A measured fall: the reason the model is not identified ({@code required}), or a note for one that may follow it. */
+        private Checks fall(boolean required, boolean passed, String fall) {
+            return required ? require(passed, fall + ", where the model can only rise")
+                    : passed ? this : note(fall + ", which the measured demand may follow");
         }
 
         /**
