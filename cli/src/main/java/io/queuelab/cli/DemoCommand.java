@@ -218,8 +218,9 @@ public final class DemoCommand implements Callable<Integer> {
             if (!closedLevels.isEmpty()) {
                 sweeps.add(dir.resolve(operation + "-closed"));
             }
-            Path html = Report.write(sweeps, dir.resolve(operation + "-report.html"));
-            w.println("report: " + html.toAbsolutePath());
+            Report report = Report.written(sweeps, dir.resolve(operation + "-report.html"));
+            w.println("report: " + report.path().toAbsolutePath());
+            report.headline().forEach(w::println);
             w.flush();
         }
         return 0;

@@ -56,6 +56,8 @@ class DemoCommandTest {
         assertTrue(r.out().contains("cpus: server "), r.out());
         assertTrue(r.out().contains("verdict:"), r.out());
         assertTrue(r.out().contains("report: "), r.out());
+        // each report's lead follows its path: two SELECT loads are too few to hold two out, and the demo says so
+        assertTrue(r.out().matches("(?s).*report: [^\n]*select-report\\.html\nheld out: Needs measured open runs at .*"), r.out());
         String html = Files.readString(demo.resolve("select-report.html"));
         assertTrue(html.contains("<svg") && html.contains("select/rate-40"), "the report shows the runs and charts");
         assertTrue(html.contains("id=\"n-t\"") && html.contains("select-closed/closed-2"), "the closed sweep is in the report");

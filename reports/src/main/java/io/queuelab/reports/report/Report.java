@@ -26,26 +26,40 @@ import java.util.Map;
  * atomically, so a reader never sees half a report.
  */
 public final class Report {
+    private final Path path;
+    private final List<String> headline;
     private final Map<String, XYChart> charts;
 
-    private Report(Map<String, XYChart> charts) {
+    private Report(Path path, List<String> headline, Map<String, XYChart> charts) {
+        this.path = path;
+        this.headline = List.copyOf(headline);
         this.charts = charts;
     }
 
     /** Writes the report of the given runs or sweep directories to {@code out}; returns its path. */
     public static Path write(List<Path> runsOrSweeps, Path out) throws IOException {
-        written(runsOrSweeps, out);
-        return out;
+        return written(runsOrSweeps, out).path();
     }
 
-    /** Writes the report and returns it, with its charts (for tests). */
-    static Report written(List<Path> runsOrSweeps, Path out) throws IOException {
+    /** Writes the report and returns it: its path, its lead in text and its charts. */
+    public static Report written(List<Path> runsOrSweeps, Path out) throws IOException {
         System.setProperty("java.awt.headless", "true");
         List<RunData> runs = RunArguments.read(RunArguments.expand(runsOrSweeps));
         ReportFigures figures = new ReportFigures(out);
-        String html = ReportPage.of(ReportAnalysis.of(runs), figures);
+        ReportAnalysis analysis = ReportAnalysis.of(runs);
+        String html = ReportPage.of(analysis, figures);
         AtomicFile.replace(out, tmp -> Files.writeString(tmp, html, StandardCharsets.UTF_8));
-        return new Report(figures.charts());
+        return new Report(out, analysis.headline(), figures.charts());
+    }
+
+    /** The report file. */
+    public Path path() {
+        return path;
+    }
+
+    /** The report's lead in a few lines of text: the selected model's held-out predictions, or why there are none. */
+    public List<String> headline() {
+        return headline;
     }
 
     /** The charts drawn, by figure id. */

@@ -264,6 +264,39 @@ final class ReportAnalysis {
         return new ReportAnalysis(runs);
     }
 
+    /**
+     * The report's lead in a few lines of text, for a terminal: the selected model, its held-out
+     * error and whether it fits its runs, and its prediction of each held-out run (mean and p99
+     * against the measured, the CDF's verdict, a closed run's X(N)); or why there is none. The
+     * numbers are the report's own.
+     */
+    List<String> headline() {
+        if (heldOut.result().isEmpty()) {
+            return List.of("held out: " + heldOut.plan());
+        }
+        Optional<HeldOutValidation.ModelOutcome> selected = heldOut.selected();
+        if (selected.isEmpty()) {
+            return List.of("held out: no model is identified by the fit runs (" + heldOut.fitRuns().size() + " runs)");
+        }
+        HeldOutValidation.ModelOutcome o = selected.get();
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(java.util.Locale.ROOT, "selected model: %s, held-out error %.1f %%; %s", o.fit().name(),
+                100 * o.heldOutError(), o.fit().fit().fits() ? "it fits its runs" : o.fit().fit().fitVerdict()));
+        for (RunPrediction p : o.predictions()) {
+            String load = p.closed() ? "N = " + (int) p.level() : String.format(java.util.Locale.ROOT, "%.4g/s", p.level());
+            if (p.unstable()) {
+                lines.add(String.format(java.util.Locale.ROOT, "  %s (%s): the model is saturated at this load", p.name(), load));
+                continue;
+            }
+            lines.add(String.format(java.util.Locale.ROOT, "  %s (%s): mean %.3g ms, predicted %.3g (%+.1f %%); p99 %.3g ms, predicted %.3g"
+                            + " (%+.1f %%); CDF %s%s", p.name(), load, 1e3 * p.measuredMean(), 1e3 * p.predictedMean(), 100 * p.meanError(),
+                    1e3 * p.measuredP99(), 1e3 * p.predictedP99(), 100 * p.p99Error(), p.cdfVerdict(),
+                    p.closed() ? String.format(java.util.Locale.ROOT, "; X(N) %.4g/s, predicted %.4g/s (%+.1f %%)", p.measuredThroughput(),
+                            p.predictedThroughput(), 100 * (p.predictedThroughput() / p.measuredThroughput() - 1)) : ""));
+        }
+        return lines;
+    }
+
     private static Mm1Analysis mm1(List<RunData> measured) throws IOException {
         List<Mm1Point> points = Fits.mm1Points(measured);
         List<ModelFit> fits = new ArrayList<>();

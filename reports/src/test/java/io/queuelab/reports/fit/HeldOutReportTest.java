@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -35,10 +36,19 @@ class HeldOutReportTest {
     void theReportLeadsWithTheHeldOutPredictions() throws Exception {
         List<Path> runs = openSweep();
         runs.add(ClientServerGroundTruth.writeRun(dir.resolve("closed-4"), 0, 4, 8, 2, 8_000, 400, 600));
-        Path html = Report.write(runs, dir.resolve("report.html"));
-        String page = Files.readString(html);
+        Report report = Report.written(runs, dir.resolve("report.html"));
+        String page = Files.readString(report.path());
         int lead = page.indexOf("What the models predict for runs they were not fitted to");
         assertTrue(lead > 0 && lead < page.indexOf(">Runs<"), "the held-out section comes first");
+        // the same lead in text, for the demo's terminal: the selected model, then each held-out run with the report's numbers
+        List<String> headline = report.headline();
+        assertEquals(4, headline.size(), String.join("\n", headline));
+        assertTrue(headline.get(0).startsWith("selected model: client-ps, held-out error "), headline.get(0));
+        assertTrue(headline.get(1).startsWith("  rate-2 (") && headline.get(2).startsWith("  rate-4 (")
+                && headline.get(3).startsWith("  closed-4 (N = 4)"), String.join("\n", headline));
+        assertTrue(headline.get(1).matches("  rate-2 \\(.*/s\\): mean .* ms, predicted .* \\([-+][0-9.]+ %\\); p99 .* ms, predicted .*;"
+                + " CDF (within|beyond) noise"), headline.get(1));
+        assertTrue(headline.get(3).contains("; X(N) "), "a closed run's throughput: " + headline.get(3));
         assertTrue(page.contains("Fitted on rate-0, rate-1, rate-3, rate-5; predicted from their rate or N alone: rate-2, rate-4, closed-4."),
                 page.substring(lead, Math.min(page.length(), lead + 3000)));
         assertTrue(page.contains("Selected: client-ps"), page.substring(lead, Math.min(page.length(), lead + 3000)));
