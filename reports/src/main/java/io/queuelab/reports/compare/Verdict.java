@@ -13,9 +13,14 @@ public record Verdict(String metric, double measured, double simulated, double d
      */
     public static final double MAX_KS_YARDSTICK = 0.5;
 
-    /** Whether the yardstick can tell a model from another: not NaN, and for KS D not above {@link #MAX_KS_YARDSTICK}. */
+    /** Whether the yardstick can tell a model from another: not NaN, and for KS D one that {@link #ksTesting tests}. */
     public boolean testing() {
-        return !Double.isNaN(yardstick) && !(metric.equals("KS D") && yardstick > MAX_KS_YARDSTICK);
+        return !Double.isNaN(yardstick) && !(metric.equals("KS D") && !ksTesting(yardstick));
+    }
+
+    /** Whether a KS D yardstick tests a model: not above {@link #MAX_KS_YARDSTICK} (NaN, no yardstick, is not judged here). */
+    public static boolean ksTesting(double yardstick) {
+        return !(yardstick > MAX_KS_YARDSTICK);
     }
 
     public boolean withinNoise() {

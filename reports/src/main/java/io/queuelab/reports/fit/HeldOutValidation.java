@@ -319,7 +319,7 @@ public final class HeldOutValidation {
             if (r.closed()) {
                 s.append(String.format(Locale.ROOT, "  %-26s %10s throughput X(N) %.4g/s measured, %.4g/s predicted (%+.1f %%)%n", "", "",
                         r.measuredThroughput(), r.predictedThroughput(),
-                        100 * (r.predictedThroughput() - r.measuredThroughput()) / r.measuredThroughput()));
+                        100 * r.throughputError()));
             }
             if (r.atOwnServer() != null) {
                 s.append(String.format(Locale.ROOT, "  %-26s %10s %s%n", "", "", ownServer(r)));

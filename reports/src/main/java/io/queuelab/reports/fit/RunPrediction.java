@@ -138,7 +138,7 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     /** Whether the yardstick tests the model here ({@link Verdict#testing}: not where its own replications mostly differ). */
     public boolean testing() {
-        return !(ksYardstick > Verdict.MAX_KS_YARDSTICK);
+        return Verdict.ksTesting(ksYardstick);
     }
 
     /** The CDF's verdict in a word or a phrase: saturated, within, beyond, or no test. */
@@ -163,6 +163,11 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     public double p99Error() {
         return (predictedP99 - measuredP99) / measuredP99;
+    }
+
+    /** Relative error of the predicted throughput, X(N) of a closed run. */
+    public double throughputError() {
+        return (predictedThroughput - measuredThroughput) / measuredThroughput;
     }
 
     /** The held-out error used to select a model: the mean of |mean|, |p50| and |p99| relative errors. */

@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -280,19 +281,19 @@ final class ReportAnalysis {
         }
         HeldOutValidation.ModelOutcome o = selected.get();
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(java.util.Locale.ROOT, "selected model: %s, held-out error %.1f %%; %s", o.fit().name(),
+        lines.add(String.format(Locale.ROOT, "selected model: %s, held-out error %.1f %%; %s", o.fit().name(),
                 100 * o.heldOutError(), o.fit().fit().fits() ? "it fits its runs" : o.fit().fit().fitVerdict()));
         for (RunPrediction p : o.predictions()) {
-            String load = p.closed() ? "N = " + (int) p.level() : String.format(java.util.Locale.ROOT, "%.4g/s", p.level());
+            String load = p.closed() ? "N = " + (int) p.level() : String.format(Locale.ROOT, "%.4g/s", p.level());
             if (p.unstable()) {
-                lines.add(String.format(java.util.Locale.ROOT, "  %s (%s): the model is saturated at this load", p.name(), load));
+                lines.add(String.format(Locale.ROOT, "  %s (%s): the model is saturated at this load", p.name(), load));
                 continue;
             }
-            lines.add(String.format(java.util.Locale.ROOT, "  %s (%s): mean %.3g ms, predicted %.3g (%+.1f %%); p99 %.3g ms, predicted %.3g"
+            lines.add(String.format(Locale.ROOT, "  %s (%s): mean %.3g ms, predicted %.3g (%+.1f %%); p99 %.3g ms, predicted %.3g"
                             + " (%+.1f %%); CDF %s%s", p.name(), load, 1e3 * p.measuredMean(), 1e3 * p.predictedMean(), 100 * p.meanError(),
                     1e3 * p.measuredP99(), 1e3 * p.predictedP99(), 100 * p.p99Error(), p.cdfVerdict(),
-                    p.closed() ? String.format(java.util.Locale.ROOT, "; X(N) %.4g/s, predicted %.4g/s (%+.1f %%)", p.measuredThroughput(),
-                            p.predictedThroughput(), 100 * (p.predictedThroughput() / p.measuredThroughput() - 1)) : ""));
+                    p.closed() ? String.format(Locale.ROOT, "; X(N) %.4g/s, predicted %.4g/s (%+.1f %%)", p.measuredThroughput(),
+                            p.predictedThroughput(), 100 * p.throughputError()) : ""));
         }
         return lines;
     }
