@@ -3,19 +3,29 @@ package io.queuelab.sim;
 import java.util.SplittableRandom;
 
 /**
- * The arrival instants (seconds) of one replication, ending at the run's stop rule. Open and trace
- * sources are fixed in advance; a closed source issues a request each time one is answered.
+ * The instants (seconds) at which the requests of one replication reach the server, ending at the
+ * run's stop rule. Open and trace sources are fixed in advance; a closed source issues a request
+ * each time one is answered.
+ *
+ * <p>A request reaches the server {@link #latency} after it arrives (is issued): a constant time
+ * outside the server (the client's and the network's), which every instant returned here includes,
+ * while the stop rule is applied to the arrival instants themselves. A closed job's cycle is then
+ * think time, latency, server: the latency is inside the cycle, so a closed population's
+ * throughput X(N) and response time R(N) = latency + time at the server obey Little's law
+ * X (R + Z) = N, and an open stream is the same stream moved by the latency.
  */
 abstract class ArrivalSource {
     static final double END = Double.POSITIVE_INFINITY;
 
     final double duration;
     final long customers;
+    final double latency;
     long issued;
 
-    ArrivalSource(Stop stop) {
+    ArrivalSource(Stop stop, double latency) {
         this.duration = stop.duration();
         this.customers = stop.customers();
+        this.latency = latency;
     }
 
     /** The next arrival instant without consuming it; {@link #END} when none remain. */
@@ -28,19 +38,24 @@ abstract class ArrivalSource {
     void answered(double t) {
     }
 
-    /** Whether the stop rule admits one more arrival at {@code t}. */
+    /** Whether the stop rule admits one more arrival at {@code t} (an arrival instant, before the latency). */
     final boolean admits(double t) {
         return t < duration && issued < customers;
     }
 
-    static ArrivalSource of(ArrivalProcess arrivalProcess, Stop stop, Streams streams) {
+    /** Whether the stop rule admits one more request reaching the server at {@code reaching} (after the latency). */
+    final boolean admitsReaching(double reaching) {
+        return admits(reaching - latency);
+    }
+
+    static ArrivalSource of(ArrivalProcess arrivalProcess, Stop stop, Streams streams, double latency) {
         if (arrivalProcess instanceof ArrivalProcess.Open open) {
-            return new Poisson(open.lambda(), stop, streams.arrivals());
+            return new Poisson(open.lambda(), stop, streams.arrivals(), latency);
         }
         if (arrivalProcess instanceof ArrivalProcess.Trace trace) {
-            return new Replay(trace, stop);
+            return new Replay(trace, stop, latency);
         }
-        return new Population((ArrivalProcess.Closed) arrivalProcess, stop, streams.think());
+        return new Population((ArrivalProcess.Closed) arrivalProcess, stop, streams.think(), latency);
     }
 
     /** Poisson arrivals. */
@@ -50,8 +65,8 @@ abstract class ArrivalSource {
         private double t;
         private double pending;
 
-        Poisson(double lambda, Stop stop, SplittableRandom random) {
-            super(stop);
+        Poisson(double lambda, Stop stop, SplittableRandom random, double latency) {
+            super(stop, latency);
             this.meanGap = 1 / lambda;
             this.random = random;
             pending = draw();
@@ -59,7 +74,7 @@ abstract class ArrivalSource {
 
         private double draw() {
             t += -meanGap * Math.log(1.0 - random.nextDouble());
-            return admits(t) ? t : END;
+            return admits(t) ? t + latency : END;
         }
 
         @Override
@@ -83,8 +98,8 @@ abstract class ArrivalSource {
         private final ArrivalProcess.Trace trace;
         private int i;
 
-        Replay(ArrivalProcess.Trace trace, Stop stop) {
-            super(stop);
+        Replay(ArrivalProcess.Trace trace, Stop stop, double latency) {
+            super(stop, latency);
             this.trace = trace;
         }
 
@@ -94,7 +109,7 @@ abstract class ArrivalSource {
                 return END;
             }
             double a = trace.arrival(i) / 1e9;
-            return admits(a) ? a : END;
+            return admits(a) ? a + latency : END;
         }
 
         @Override
@@ -108,25 +123,25 @@ abstract class ArrivalSource {
         }
     }
 
-    /** A closed population: all jobs issue at instant 0, then each after its think time. */
+    /** A closed population: all jobs issue at instant 0, then each after its think time; each request reaches the server the latency later. */
     static final class Population extends ArrivalSource {
         private final Distribution think;
         private final SplittableRandom random;
         private final DoubleHeap issues = new DoubleHeap();
 
-        Population(ArrivalProcess.Closed closed, Stop stop, SplittableRandom random) {
-            super(stop);
+        Population(ArrivalProcess.Closed closed, Stop stop, SplittableRandom random, double latency) {
+            super(stop, latency);
             this.think = closed.thinkTime();
             this.random = random;
             for (int j = 0; j < closed.jobs(); j++) {
-                issues.push(0, 0);
+                issues.push(latency, 0);
             }
         }
 
         @Override
         double peek() {
             double a = issues.minKey();
-            return a != END && admits(a) ? a : END;
+            return a != END && admitsReaching(a) ? a : END;
         }
 
         @Override
@@ -141,12 +156,12 @@ abstract class ArrivalSource {
 
         @Override
         void answered(double t) {
-            issues.push(t + think.sample(random), 0);
+            issues.push(successor(t), 0);
         }
 
-        /** The think time that follows an answer at {@code t}: the successor's issue instant. */
+        /** The instant the successor of a request answered at {@code t} reaches the server: after a think time and the latency. */
         double successor(double t) {
-            return t + think.sample(random);
+            return t + think.sample(random) + latency;
         }
     }
 }

@@ -76,8 +76,8 @@ final class FcfsServer {
             double arrival = jobs.minValue();
             jobs.pop();
             double departure = serve(arrival, ready);
-            double issue = population.successor(departure);
-            if (population.admits(issue)) {
+            double issue = population.successor(departure); // at the server's door: after think time and latency
+            if (population.admitsReaching(issue)) {
                 population.issued++;
                 jobs.push(ready(issue), issue);
             }

@@ -1,7 +1,6 @@
 package io.queuelab.sim;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -9,9 +8,14 @@ import java.util.List;
 
 /**
  * A queueing model with its parameters set, as a fit returns it: a constant {@code latency}
- * outside any queue (seconds; the modified M/M/1's l) followed by the {@code queue} that model-sim
- * simulates. It predicts the response-time distribution of a run at any arrival rate or
+ * outside any queue (seconds; the modified M/M/1's l) on the way to the {@code queue} that
+ * model-sim simulates. It predicts the response-time distribution of a run at any arrival rate or
  * population by simulation, so every model, whatever its closed forms, is judged the same way.
+ *
+ * <p>This is the one way a fitted model is simulated: every prediction, replay and yardstick
+ * replication goes through {@link #simulation}, which runs the latency as a stage of the request's
+ * path ({@link Simulation#latency}), not as a shift of the results. A closed job's cycle is then
+ * think time, latency, queue, and a closed prediction obeys Little's law X(N) x (R(N) + Z) = N.
  *
  * <p>Guarantees: a prediction depends only on the workload, the number of customers and the
  * seed (model-sim's guarantee); every response time it returns includes the latency.
@@ -30,11 +34,25 @@ public record FittedModel(String name, Model queue, double latency) {
     }
 
     /**
+     * The open arrival rate (per second) at which the queue is fully utilized, its capacity: the
+     * rate at which {@link Model#utilization} reaches 1 (infinite for a queue without one).
+     */
+    public double capacity() {
+        double perRequest = queue.utilization(1);
+        return perRequest > 0 ? 1 / perRequest : Double.POSITIVE_INFINITY;
+    }
+
+    /** The simulation of {@code workload} by this model, the latency a stage of every request's path; configure and run it. */
+    public Simulation simulation(ArrivalProcess workload) {
+        return Simulation.of(queue, workload).latency(latency);
+    }
+
+    /**
      * The predicted run at {@code workload}: {@code customers} answered requests after warm-up,
      * over {@code replications} independent replications (which run in parallel).
      */
     public Prediction predict(ArrivalProcess workload, long customers, int replications, long seed) throws IOException {
-        return prediction(Simulation.of(queue, workload).customers(Math.max(1, customers / replications))
+        return Prediction.of(simulation(workload).customers(Math.max(1, customers / replications))
                 .replications(replications).seed(seed).run());
     }
 
@@ -46,39 +64,18 @@ public record FittedModel(String name, Model queue, double latency) {
      * model's capacity is replayed too (its queue grows while it lasts).
      */
     public Prediction predictOver(ArrivalProcess workload, double seconds, double measureFrom, int replications, long seed) throws IOException {
-        return prediction(Simulation.of(queue, workload).duration(seconds).measureFrom(measureFrom).removeWarmup(false)
+        return Prediction.of(simulation(workload).duration(seconds).measureFrom(measureFrom).removeWarmup(false)
                 .replications(replications).seed(seed).run());
-    }
-
-    /** A simulation's outcome as this model predicts it: response times and mean shifted by the latency. */
-    private Prediction prediction(SimulationResult r) {
-        return new Prediction(shifted(r.responseTimes()), r.meanResponse().value() + latency, r.meanResponse().halfWidth(),
-                r.throughput().value());
     }
 
     /**
      * Independent replications of {@code sampleSize} customers each (the simulation-noise
-     * yardstick of a measured sample of that size), response times shifted by the latency.
+     * yardstick of a measured sample of that size).
      */
     public List<Histogram> replications(ArrivalProcess workload, long sampleSize, int count, long seed) throws IOException {
         List<Histogram> out = new ArrayList<>();
-        for (ReplicationResult r : Simulation.of(queue, workload).customers(sampleSize).replications(count).seed(seed).run().replications()) {
-            out.add(shifted(r.responseTimes()));
-        }
-        return out;
-    }
-
-    private Histogram shifted(Histogram h) {
-        if (latency == 0) {
-            return h;
-        }
-        long shift = Math.round(latency * 1e9);
-        Histogram out = new Histogram(3);
-        for (HistogramIterationValue v : h.recordedValues()) {
-            // saturating: a model without a steady state in practice (mm1-ld's service time at its capacity can pass
-            // Long.MAX_VALUE ns, which the histogram holds as that) must not wrap to a negative time
-            long value = v.getValueIteratedTo();
-            out.recordValueWithCount(value > Long.MAX_VALUE - shift ? Long.MAX_VALUE : value + shift, v.getCountAtValueIteratedTo());
+        for (ReplicationResult r : simulation(workload).customers(sampleSize).replications(count).seed(seed).run().replications()) {
+            out.add(r.responseTimes());
         }
         return out;
     }
@@ -91,8 +88,16 @@ public record FittedModel(String name, Model queue, double latency) {
      * @param meanHalfWidth the half width of the mean's 95 % confidence interval over the replications, s
      *                      (NaN with one replication)
      * @param throughput    answered requests per second
+     * @param dropped       requests the model refused (a server at its capacity of requests present)
+     * @param answered      requests answered
      */
-    public record Prediction(Histogram responseNanos, double meanResponse, double meanHalfWidth, double throughput) {
+    public record Prediction(Histogram responseNanos, double meanResponse, double meanHalfWidth, double throughput, long dropped,
+                             long answered) {
+        static Prediction of(SimulationResult r) {
+            return new Prediction(r.responseTimes(), r.meanResponse().value(), r.meanResponse().halfWidth(), r.throughput().value(),
+                    r.dropped(), r.customers());
+        }
+
         /** The q-quantile (0..1) of the response time, seconds. */
         public double quantile(double q) {
             return responseNanos.getValueAtPercentile(q * 100) / 1e9;

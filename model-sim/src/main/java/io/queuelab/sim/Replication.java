@@ -4,13 +4,15 @@ import java.util.SplittableRandom;
 
 /**
  * One replication of a configured simulation: the model's engine serving the arrival process until
- * the stop rule, summarized by {@link ReplicationStatistics}.
+ * the stop rule, each request reaching the server {@code latency} seconds after its arrival,
+ * summarized by {@link ReplicationStatistics}.
  *
  * <p>Guarantee: the sample path depends only on the replication's seed (every part of the model
  * draws from its own stream of {@code new SplittableRandom(seed)}, see {@link Streams}), so running
  * the same index and seed again, e.g. to log it once its warm-up cut is known, reproduces it exactly.
  */
-record Replication(Engine engine, ArrivalProcess arrivalProcess, Stop stop, boolean removeWarmup, double confidence, double measureFrom) {
+record Replication(Engine engine, ArrivalProcess arrivalProcess, Stop stop, boolean removeWarmup, double confidence, double measureFrom,
+                   double latency) {
 
     /** Runs replication {@code index} from {@code seed}, keeping only its statistics. */
     ReplicationResult run(int index, long seed) {
@@ -23,7 +25,8 @@ record Replication(Engine engine, ArrivalProcess arrivalProcess, Stop stop, bool
         if (engine.flushes()) {
             statistics.expectFlushes();
         }
-        engine.run(ArrivalSource.of(arrivalProcess, stop, streams), streams, statistics);
+        statistics.latency(latency);
+        engine.run(ArrivalSource.of(arrivalProcess, stop, streams, latency), streams, statistics);
         // an open or closed run observes until its duration; a trace until its last departure
         double windowEnd = arrivalProcess instanceof ArrivalProcess.Trace || stop.duration() == Double.POSITIVE_INFINITY
                 ? 0 : stop.duration();

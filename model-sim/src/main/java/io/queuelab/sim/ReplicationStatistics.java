@@ -51,6 +51,13 @@ final class ReplicationStatistics {
     /** Requests that arrive before this instant are served but not counted (a measured run's warm-up replayed). */
     private final double measureFrom;
 
+    /**
+     * The time outside the server between a request's arrival and the instant the engine sees it
+     * ({@link ArrivalSource}): subtracted from every instant the engine reports as an arrival, so
+     * response times, the log's intended instants and the warm-up rules count from the arrival.
+     */
+    private double latency;
+
     /** Statistics that write no log. */
     ReplicationStatistics() {
         this(null, null, 0);
@@ -80,11 +87,18 @@ final class ReplicationStatistics {
         segments[segmentCount++] = current;
     }
 
+    /** The engine's arrivals come {@code seconds} after the requests' own arrivals (the latency outside the server). */
+    void latency(double seconds) {
+        this.latency = seconds;
+    }
+
     /**
-     * A request arrived at {@code arrival} and left at {@code departure}; {@code sent} is what the
-     * log records as dequeued and sent (the model says which instant that is).
+     * A request reached the server at {@code reached} (its arrival plus the latency) and left at
+     * {@code departure}; {@code sent} is what the log records as dequeued and sent (the model says
+     * which instant that is).
      */
-    void answered(double arrival, double sent, double departure) {
+    void answered(double reached, double sent, double departure) {
+        double arrival = reached - latency;
         if (arrival < measureFrom) {
             return;
         }
@@ -109,8 +123,9 @@ final class ReplicationStatistics {
         served++;
     }
 
-    /** A request arriving at {@code arrival} was refused. */
-    void dropped(double arrival) {
+    /** A request reaching the server at {@code reached} (its arrival plus the latency) was refused. */
+    void dropped(double reached) {
+        double arrival = reached - latency;
         if (arrival < measureFrom) {
             return;
         }

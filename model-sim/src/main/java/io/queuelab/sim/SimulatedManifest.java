@@ -26,12 +26,16 @@ final class SimulatedManifest {
      * @param customers       null when bounded by time
      */
     record Config(long seed, int replications, Double precision, Integer maxReplications, Map<String, Object> workload,
-                  String mode, Double durationSeconds, Long customers, String warmupRemoval, double confidence) {
+                  String mode, Double durationSeconds, Long customers, String warmupRemoval, double confidence, double latency) {
     }
 
-    /** The "model" section: the model name, every parameter and the simulation's configuration. */
+    /** The "model" section: the model name, every parameter (the latency outside the server among them) and the simulation's configuration. */
     static void describe(Manifest manifest, Model model, Config config) {
-        manifest.model(new ModelInfo(model.name(), Manifest.section(model.parameters(), ModelParameters.class), config.seed(),
+        Map<String, Object> parameters = new LinkedHashMap<>(model.parameters());
+        if (config.latency() > 0) {
+            parameters.put("latencySeconds", config.latency());
+        }
+        manifest.model(new ModelInfo(model.name(), Manifest.section(parameters, ModelParameters.class), config.seed(),
                 config.replications(), config.precision(), config.maxReplications(),
                 Manifest.section(config.workload(), ArrivalProcessSpec.class), config.mode(),
                 config.durationSeconds(), config.customers(), config.warmupRemoval(), config.confidence(), 0,

@@ -34,6 +34,7 @@ public final class Simulation {
     private long seed = 1;
     private boolean removeWarmup = true;
     private double measureFrom = Double.NEGATIVE_INFINITY;
+    private double latency;
     private double confidence = 0.95;
     private double precision = Double.NaN;
     private int maxReplications = 100;
@@ -68,6 +69,20 @@ public final class Simulation {
             throw new IllegalArgumentException("the measured part must begin at a finite instant, 0 or later, got " + seconds);
         }
         this.measureFrom = seconds;
+        return this;
+    }
+
+    /**
+     * A constant time every request spends outside the server before it reaches it (seconds; the
+     * client's and the network's, the modified M/M/1's l), counted in its response time. It is a
+     * stage of the request's path, not a shift of the results: a closed job's cycle is think time,
+     * latency, server, so X(N) x (R(N) + Z) = N holds with R(N) the whole response. Default 0.
+     */
+    public Simulation latency(double seconds) {
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException("the latency must be a finite number of seconds, 0 or more, got " + seconds);
+        }
+        this.latency = seconds;
         return this;
     }
 
@@ -223,7 +238,7 @@ public final class Simulation {
         validate();
         SimulatedRunWriter writer = runDirectory == null ? null : SimulatedRunWriter.create(runDirectory, model, describe());
         Replication replication = new Replication(model.engine(), arrivalProcess, new Stop(duration, customers),
-                removeWarmup, confidence, measureFrom);
+                removeWarmup, confidence, measureFrom, latency);
         List<ReplicationResult> results = new IndependentReplications(seed, replications, precision, maxReplications,
                 confidence, threads).run((index, replicationSeed) -> index == 0 && writer != null
                         ? writer.logged(replication, index, replicationSeed) : replication.run(index, replicationSeed));
@@ -245,6 +260,6 @@ public final class Simulation {
         return new SimulatedManifest.Config(seed, replications, fixedCount ? null : precision,
                 fixedCount ? null : maxReplications, arrivalProcess.describe(), arrivalProcess.mode(),
                 duration == Double.POSITIVE_INFINITY ? null : duration, customers == Long.MAX_VALUE ? null : customers,
-                removeWarmup ? "MSER-5" : "none", confidence);
+                removeWarmup ? "MSER-5" : "none", confidence, latency);
     }
 }

@@ -10,6 +10,7 @@ import io.queuelab.reports.compare.SimulatedRunModel;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.DirtyPageBufferModel;
+import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.MM1Model;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
@@ -66,7 +67,7 @@ class CompareTest {
         SimRuns.write(tmp.resolve("simulated"), table1, poisson28, 200_000, 2);
         RunData measured = RunData.read(tmp.resolve("measured"));
         RunData simulated = RunData.read(tmp.resolve("simulated"));
-        List<Histogram> replications = Replications.simulate(table1, poisson28, measured.okCount(), 20, 3);
+        List<Histogram> replications = new FittedModel("dpb", table1, 0).replications(poisson28, measured.okCount(), 20, 3);
         Comparison right = Comparison.of("measured", measured.responseNanos(), "simulated", simulated.responseNanos(), replications);
         assertEquals(10, right.yardstickPairs());
         assertTrue(right.row("KS D").withinNoise(), right.toTable());
@@ -80,7 +81,7 @@ class CompareTest {
         assertFalse(wrong.row("Wasserstein-1").withinNoise(), wrong.toTable());
         assertEquals("beyond it", wrong.row("Wasserstein-1").verdict());
 
-        assertEquals(new SimulatedRunModel(table1, poisson28), SimulatedRunModel.of(simulated.manifest()).orElseThrow());
+        assertEquals(new SimulatedRunModel(new FittedModel("dpb", table1, 0), poisson28), SimulatedRunModel.of(simulated.manifest()).orElseThrow());
         assertTrue(SimulatedRunModel.of(RunData.read(tmp.resolve("measured")).manifest()).isPresent());
         Replications.Yardstick yardstick = Replications.forSimulatedRun(simulated, 5000, 4, 9);
         assertEquals(4, yardstick.replications().size());

@@ -3,8 +3,9 @@ package io.queuelab.reports;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuelab.core.manifest.Manifest;
+import io.queuelab.sim.FittedModel;
+import io.queuelab.sim.MM1Model;
 import io.queuelab.sim.Model;
-import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
 import io.queuelab.sim.ArrivalProcess;
 
@@ -16,19 +17,25 @@ public final class SimRuns {
     private SimRuns() {
     }
 
-    /** The modified M/M/1 model of seed 001 (a constant latency l outside an M/M/1 queue). */
-    public static Model modifiedMm1(double x, double l) {
-        return io.queuelab.reports.fit.Mm1Fits.simulationModel(x, l);
+    /** The modified M/M/1 model of seed 001 (a constant latency l on the way to an M/M/1 queue). */
+    public static FittedModel modifiedMm1(double x, double l) {
+        return new FittedModel("mm1", MM1Model.exponential(x), l);
     }
 
     public static SimulationResult write(Path dir, Model model, ArrivalProcess workload, long customers, long seed) throws IOException {
-        return Simulation.of(model, workload).customers(customers).seed(seed).removeWarmup(false)
-                .writeRun(dir).run();
+        return write(dir, new FittedModel(model.name(), model, 0), workload, customers, seed);
+    }
+
+    public static SimulationResult write(Path dir, FittedModel model, ArrivalProcess workload, long customers, long seed) throws IOException {
+        return model.simulation(workload).customers(customers).seed(seed).removeWarmup(false).writeRun(dir).run();
     }
 
     public static SimulationResult writeFor(Path dir, Model model, ArrivalProcess workload, double seconds, long seed) throws IOException {
-        return Simulation.of(model, workload).duration(seconds).seed(seed).removeWarmup(false)
-                .writeRun(dir).run();
+        return writeFor(dir, new FittedModel(model.name(), model, 0), workload, seconds, seed);
+    }
+
+    public static SimulationResult writeFor(Path dir, FittedModel model, ArrivalProcess workload, double seconds, long seed) throws IOException {
+        return model.simulation(workload).duration(seconds).seed(seed).removeWarmup(false).writeRun(dir).run();
     }
 
     /**

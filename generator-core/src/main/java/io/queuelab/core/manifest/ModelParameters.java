@@ -5,7 +5,7 @@ package io.queuelab.core.manifest;
  * the model.
  *
  * @param service      the service time ({@code mm1}, {@code mm1-ps}, {@code mm1-ld})
- * @param p            {@code mm1-ld}: the load dependence (service rate at n jobs: mu n^p)
+ * @param p            {@code mm1-ld}: the load dependence (with n jobs present the server works at 1/(1+p)^(n-1) of its speed)
  * @param capacity     {@code mm1-ld}: the most jobs in the system (an arrival beyond is dropped)
  * @param networkDelay {@code dpb}: the network delay before the job queue
  * @param processing   {@code dpb}: a job's processing time
@@ -14,8 +14,11 @@ package io.queuelab.core.manifest;
  * @param connections  {@code client-ps}: the client's connections K (requests inside the server at most)
  * @param cores        {@code client-ps}: the server's cores c shared by the requests inside
  * @param sliceSeconds {@code client-slice}: the time slice the cores are shared in (absent: processor sharing)
+ * @param latencySeconds any model: a constant time outside the server before each request reaches it, counted in its
+ *                     response and inside a closed job's cycle (absent: none)
  */
 public record ModelParameters(DistributionSpec service, Double p, Integer capacity, DistributionSpec networkDelay,
                               DistributionSpec processing, Integer bufferPages, DistributionSpec dirtyPage,
-                              Integer connections, Integer cores, Double sliceSeconds) {
+                              Integer connections, Integer cores, Double sliceSeconds,
+                              Double latencySeconds) {
 }

@@ -2,10 +2,6 @@ package io.queuelab.reports.compare;
 
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.reports.data.RequestSource;
-import io.queuelab.sim.ArrivalProcess;
-import io.queuelab.sim.Model;
-import io.queuelab.sim.ReplicationResult;
-import io.queuelab.sim.Simulation;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -31,24 +27,12 @@ public final class Replications {
             throws IOException {
         var model = SimulatedRunModel.of(simulated.manifest());
         if (model.isPresent()) {
-            return new Yardstick(simulate(model.get().model(), model.get().workload(), sampleSize, count, seed),
+            return new Yardstick(model.get().model().replications(model.get().workload(), sampleSize, count, seed),
                     count + " independent replications of " + sampleSize + " requests by model-sim of the simulated run's model ("
                             + model.get().model().name() + ", " + model.get().workload().mode() + ")");
         }
         List<Histogram> segments = segments(simulated.source(), sampleSize, count);
         return new Yardstick(segments, segments.size() + " disjoint segments of " + sampleSize + " requests of the simulated run");
-    }
-
-    /**
-     * Independent replications by model-sim (separate random streams, MSER-5 warm-up removed),
-     * each of {@code sampleSize} customers after warm-up at most.
-     */
-    public static List<Histogram> simulate(Model model, ArrivalProcess arrivalProcess, long sampleSize, int count, long seed) throws IOException {
-        List<Histogram> out = new ArrayList<>();
-        for (ReplicationResult r : Simulation.of(model, arrivalProcess).customers(sampleSize).replications(count).seed(seed).run().replications()) {
-            out.add(r.responseTimes());
-        }
-        return out;
     }
 
     /**

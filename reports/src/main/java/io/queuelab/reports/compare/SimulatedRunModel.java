@@ -7,6 +7,7 @@ import io.queuelab.core.manifest.ModelParameters;
 import io.queuelab.core.manifest.ArrivalProcessSpec;
 import io.queuelab.sim.ClientLimitedModel;
 import io.queuelab.sim.DirtyPageBufferModel;
+import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.LoadDependentModel;
 import io.queuelab.sim.MM1Model;
@@ -17,12 +18,12 @@ import io.queuelab.sim.ArrivalProcess;
 import java.util.Optional;
 
 /**
- * The model and workload of a simulated run, rebuilt from its manifest's {@link ModelInfo}, so
+ * The model (its latency outside the server included) and workload of a simulated run, rebuilt from its manifest's {@link ModelInfo}, so
  * that independent replications of it can be simulated. Empty for a measured run, a trace-driven
  * run without a rate, or a model with a distribution that cannot be rebuilt (empirical service
  * times).
  */
-public record SimulatedRunModel(Model model, ArrivalProcess workload) {
+public record SimulatedRunModel(FittedModel model, ArrivalProcess workload) {
 
     public static Optional<SimulatedRunModel> of(Optional<Manifest> manifest) {
         ModelInfo section = manifest.flatMap(Manifest::model).orElse(null);
@@ -54,7 +55,8 @@ public record SimulatedRunModel(Model model, ArrivalProcess workload) {
                         : ArrivalProcess.closed(w.jobs() == null ? 0 : w.jobs());
                 default -> null;
             };
-            return model == null || workload == null ? Optional.empty() : Optional.of(new SimulatedRunModel(model, workload));
+            return model == null || workload == null ? Optional.empty()
+                    : Optional.of(new SimulatedRunModel(new FittedModel(model.name(), model, number(p.latencySeconds())), workload));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

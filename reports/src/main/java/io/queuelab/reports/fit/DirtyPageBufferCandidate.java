@@ -33,6 +33,15 @@ final class DirtyPageBufferCandidate implements CandidateModel {
     }
 
     @Override
+    public Card card() {
+        return new Card("a network delay, then one FCFS server with normal periods of processing and, every DPB_max requests,"
+                + " a flush of the dirty-page buffer (seed 004)",
+                "measured from a closed run of one job, a closed run of many and the highest-rate open run (seed 004, section 4.2)",
+                "writes that pause the server for a flush of a fixed buffer size, whatever the rate",
+                "a write workload on slow storage whose response times show periodic flush pauses");
+    }
+
+    @Override
     public String description() {
         return "dirty-page-buffer model (seed 004): normal periods of processing, flushes of the buffer's dirty pages";
     }
@@ -67,7 +76,7 @@ final class DirtyPageBufferCandidate implements CandidateModel {
         } catch (IllegalArgumentException e) {
             return unidentified(method, points, e.getMessage());
         }
-        FittedModel model = new FittedModel(name(), dpb.model(), 0);
+        FittedModel model = dpb.fitted();
         List<Parameter> parameters = List.of(
                 new Parameter("E[T_proc]", dpb.processingMean(), Double.NaN, "s"),
                 new Parameter("T_nd constant", dpb.networkDelayConstant(), Double.NaN, "s"),

@@ -171,6 +171,18 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
                 new String[] {"E[T], N = 1", ms(singleMeanResponse)});
     }
 
+    /** The fitted model as every prediction, refinement and yardstick simulates it (no latency: T_nd is the model's own stage). */
+    public io.queuelab.sim.FittedModel fitted() {
+        return new io.queuelab.sim.FittedModel("dpb", model(), 0);
+    }
+
+    /** The same fit with E[T_proc], E[T_dp] and DPB_max set (a refinement's), T_nd and T_proc's shape kept. */
+    public DpbFit withRefined(double processingMean, double dirtyPageMean, int bufferPages) {
+        return new DpbFit(processingMean, networkDelayConstant, networkDelayMean, bufferPages, dirtyPageMean, flushPeriodSeconds,
+                openThroughput, pauseThresholdSeconds, meanPauseSeconds, closedThroughput, singleMeanResponse, openFlushes,
+                closedFlushes, normalPeriod);
+    }
+
     /** The parameters as model-sim's DPB arguments (procMean, ndConstant, ndMean, dpbMax, dpMean). */
     public io.queuelab.sim.DirtyPageBufferModel model() {
         io.queuelab.sim.DirtyPageBufferModel exponential = io.queuelab.sim.DirtyPageBufferModel.of(processingMean,
@@ -190,7 +202,7 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
      * @param heldOut runs measured with the same server and load, none of the three the fit took
      */
     public TestedDpb tested(RunData openHighRate, List<RunData> heldOut, long seed) throws java.io.IOException {
-        io.queuelab.sim.FittedModel fitted = new io.queuelab.sim.FittedModel("dpb", model(), 0);
+        io.queuelab.sim.FittedModel fitted = fitted();
         RunPrediction open = RunPrediction.open(openHighRate.source().toString(), openHighRate, fitted, seed);
         List<RunPrediction> predictions = new java.util.ArrayList<>();
         for (RunData run : heldOut) {

@@ -31,13 +31,12 @@ public final class Mm1Fits {
     }
 
     /**
-     * The modified M/M/1 model for model-sim: a constant latency l, then an M/M/1 queue with mean
-     * service x. model-sim has no latency stage of its own, so this is its DPB model with
-     * T_nd = l and a buffer that never fills (no flush ever happens).
+     * The modified M/M/1 fitted as {@code fit} (its x and l), as model-sim simulates it: the latency l
+     * on the way to an M/M/1 queue of mean service x. A joint fit may leave l a little below 0,
+     * which is noise around none: the model's latency is then 0.
      */
-    public static io.queuelab.sim.Model simulationModel(double x, double l) {
-        return new io.queuelab.sim.DirtyPageBufferModel(io.queuelab.sim.Distribution.deterministic(l),
-                io.queuelab.sim.Distribution.exponential(x), Integer.MAX_VALUE, io.queuelab.sim.Distribution.exponential(1e-9));
+    public static io.queuelab.sim.FittedModel fitted(String name, ModelFit fit) {
+        return new io.queuelab.sim.FittedModel(name, io.queuelab.sim.MM1Model.exponential(fit.value("x")), Math.max(0, fit.value("l")));
     }
 
     /** E[R](lambda) of the modified M/M/1 model; NaN beyond saturation. */

@@ -3,9 +3,7 @@ package io.queuelab.reports.fit;
 import io.queuelab.reports.compare.Distances;
 import io.queuelab.reports.data.RunData;
 import io.queuelab.sim.ArrivalProcess;
-import io.queuelab.sim.DirtyPageBufferModel;
-import io.queuelab.sim.Model;
-import io.queuelab.sim.Simulation;
+import io.queuelab.sim.FittedModel;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.exception.TooManyEvaluationsException;
 import org.apache.commons.math3.optim.InitialGuess;
@@ -42,7 +40,7 @@ public final class SimulationRefinement {
     public record Result(double[] parameters, double startDistance, double distance, int evaluations) {
     }
 
-    public static Result refine(RunData measured, ArrivalProcess arrivalProcess, Function<double[], Model> model, double[] start,
+    public static Result refine(RunData measured, ArrivalProcess arrivalProcess, Function<double[], FittedModel> model, double[] start,
                                 int maxEvaluations, long seed) {
         if (measured.okCount() == 0) {
             throw new IllegalArgumentException("no successful requests in " + measured.name());
@@ -52,7 +50,7 @@ public final class SimulationRefinement {
         Function<double[], Double> w1 = logParams -> {
             double[] p = Arrays.stream(logParams).map(Math::exp).toArray();
             try {
-                Histogram simulated = Simulation.of(model.apply(p), arrivalProcess).customers(measured.okCount()).seed(seed)
+                Histogram simulated = model.apply(p).simulation(arrivalProcess).customers(measured.okCount()).seed(seed)
                         .removeWarmup(false).run().responseTimes();
                 return Distances.between(target, simulated).wasserstein();
             } catch (IllegalArgumentException unstable) {
@@ -86,26 +84,26 @@ public final class SimulationRefinement {
     }
 
     /**
-     * Refines E[T_proc], E[T_dp] and DPB_max of a DPB fit on an open run (T_nd kept), starting
-     * from the paper-method estimates.
+     * Refines E[T_proc], E[T_dp] and DPB_max of a DPB fit on an open run (T_nd and T_proc's shape
+     * kept), starting from the paper-method estimates; each candidate is the fit's own model
+     * ({@link DpbFit#fitted}) with those three set.
      */
     public static DpbRefinement refineDpb(RunData open, DpbFit fit, int maxEvaluations, long seed) throws IOException {
         ArrivalProcess arrivalProcess = Files.isDirectory(open.source()) ? ArrivalProcess.traceOf(open.source()) : ArrivalProcess.open(open.arrivalRate());
-        double ndMean = Math.max(1e-9, fit.networkDelayMean());
-        Function<double[], Model> model = p -> DirtyPageBufferModel.of(p[0], fit.networkDelayConstant(), ndMean,
-                (int) Math.max(1, Math.round(p[2])), p[1]);
-        Result r = refine(open, arrivalProcess, model, new double[] {fit.processingMean(), fit.dirtyPageMean(), fit.bufferPages()},
-                maxEvaluations, seed);
-        return new DpbRefinement((DirtyPageBufferModel) model.apply(r.parameters()), r);
+        Function<double[], DpbFit> refined = p -> fit.withRefined(p[0], p[1], (int) Math.max(1, Math.round(p[2])));
+        Result r = refine(open, arrivalProcess, p -> refined.apply(p).fitted(),
+                new double[] {fit.processingMean(), fit.dirtyPageMean(), fit.bufferPages()}, maxEvaluations, seed);
+        return new DpbRefinement(refined.apply(r.parameters()), r);
     }
 
-    /** A DPB model refined by simulation, with the distances before and after. */
-    public record DpbRefinement(DirtyPageBufferModel model, Result result) {
+    /** A DPB fit refined by simulation, with the distances before and after. */
+    public record DpbRefinement(DpbFit fit, Result result) {
         public String toTable() {
             return String.format(java.util.Locale.ROOT,
                     "Refined by simulation (min Wasserstein-1, Nelder-Mead, common random numbers, %d evaluations)%n"
-                            + "  T_proc   Exp(%.4g)%n  DPB_max  %d%n  T_dp     Exp(%.4g)%n  W1 %.4g s -> %.4g s%n",
-                    result.evaluations(), result.parameters()[0], model.bufferPages(), result.parameters()[1],
+                            + "  E[T_proc] %.4g s (%s)%n  DPB_max   %d%n  T_dp      Exp(%.4g)%n  W1 %.4g s -> %.4g s%n",
+                    result.evaluations(), fit.processingMean(), fit.normalPeriod() == null ? "exponential"
+                            : "shaped as the N = 1 run's normal period", fit.bufferPages(), fit.dirtyPageMean(),
                     result.startDistance(), result.distance());
         }
     }

@@ -1,7 +1,7 @@
 package io.queuelab.reports.report;
 
 import io.queuelab.reports.SimRuns;
-import io.queuelab.sim.Model;
+import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class ReportSizeTest {
 
     @Test
     void aRealisticSweepsReportIsAtMostOneMegabyte() throws IOException {
-        Model server = SimRuns.modifiedMm1(0.0002, 0.0001);
+        FittedModel server = SimRuns.modifiedMm1(0.0002, 0.0001);
         Path sweep = tmp.resolve("select");
         long seed = 7;
         for (double fraction : new double[] {0.1, 0.3, 0.5, 0.7, 0.8, 0.9}) {
@@ -50,7 +50,7 @@ class ReportSizeTest {
         assertEquals(measured64, predicted.getYData()[6], 0.05 * measured64, predicted.getName());
     }
 
-    private static void measured(Path dir, Model model, ArrivalProcess workload, long seed) throws IOException {
+    private static void measured(Path dir, FittedModel model, ArrivalProcess workload, long seed) throws IOException {
         SimRuns.writeFor(dir, model, workload, 20, seed);
         SimRuns.relabelAsMeasured(dir, null);
     }
