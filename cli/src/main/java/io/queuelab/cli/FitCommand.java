@@ -75,7 +75,7 @@ public final class FitCommand implements Callable<Integer> {
             FitData.leftOut(measured).forEach(System.out::println); // first: runs that are no point of the fit
             FitData data = FitData.of(measured, SystemLimits.of(measured, null, null), seed).requireRates(2, "an M/M/1 fit");
             refuseOneRate(data.points());
-            List<CandidateModel> models = new java.util.ArrayList<>(CandidateModels.named("mm1-paper,mm1"));
+            List<CandidateModel> models = new java.util.ArrayList<>(CandidateModels.STANDARD.named("mm1-paper,mm1"));
             if (loadDependent) {
                 models.add(CandidateModels.loadDependent(capacity, latency));
             }

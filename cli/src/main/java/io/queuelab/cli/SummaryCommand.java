@@ -93,7 +93,7 @@ public final class SummaryCommand implements Callable<Integer> {
             return "";
         }
         StringBuilder s = new StringBuilder("\nmodels of the open runs (queuelab fit for the parameters, queuelab validate for held-out predictions):\n");
-        for (TestedFit t : TestedFit.all(CandidateModels.named(SUMMARY_MODELS), fitData)) {
+        for (TestedFit t : TestedFit.all(CandidateModels.STANDARD.named(SUMMARY_MODELS), fitData)) {
             ModelFit fit = t.fit().fit();
             s.append("  ").append(t.fit().name()).append(": ")
                     .append(fit.identified() ? "identified; " + fit.fitVerdict() : fit.identification().summary()).append('\n');

@@ -22,10 +22,15 @@ import java.util.concurrent.Callable;
                 "then measured vs predicted mean, p50, p99 and CDF distance of every held-out run; selects the model with the",
                 "smallest held-out error (ties to the simpler). Closed held-out runs are predicted from the open fit (X(N), R(N))."})
 public final class ValidateCommand implements Callable<Integer> {
-    @Parameters(arity = "1..*", paramLabel = "RUN", description = "Fit runs: open run directories, sweep directories or CSV logs.")
+    @Parameters(arity = "0..*", paramLabel = "RUN", description = "Fit runs: open run directories, sweep directories or CSV logs.")
     List<Path> runs;
 
-    @Option(names = "--holdout", required = true, split = ",", paramLabel = "RUN",
+    @Option(names = "--list-models", description = "Print every candidate model (the system it describes, what it is fitted from,"
+            + " what it assumes, when it is the right choice: docs/models.md) and exit.")
+    boolean listModels;
+
+    // required unless --list-models, which picocli cannot say: checked in call()
+    @Option(names = "--holdout", split = ",", paramLabel = "RUN",
             description = "Held-out runs (open or closed), comma-separated or repeated.")
     List<Path> holdout;
 
@@ -49,10 +54,20 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (listModels) {
+            System.out.print(CandidateModels.STANDARD.cardTable());
+            return 0;
+        }
+        if (runs == null || runs.isEmpty()) {
+            throw new IllegalArgumentException("give the fit runs: queuelab validate RUN... --holdout RUN[,RUN...]");
+        }
+        if (holdout == null || holdout.isEmpty()) {
+            throw new IllegalArgumentException("give the held-out runs with --holdout RUN[,RUN...]");
+        }
         if (json != null) {
             OutputPath.requireWritable(json, "--json");
         }
-        var result = HeldOutValidation.run(runs, holdout, models == null ? CandidateModels.ALL : CandidateModels.named(models),
+        var result = HeldOutValidation.run(runs, holdout, models == null ? CandidateModels.STANDARD.all() : CandidateModels.STANDARD.named(models),
                 connections, serverCores.value(), seed);
         System.out.print(HeldOutValidation.toTable(result));
         if (json != null) {
@@ -66,7 +81,7 @@ public final class ValidateCommand implements Callable<Integer> {
     static final class ModelNames implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return CandidateModels.names().iterator();
+            return CandidateModels.STANDARD.names().iterator();
         }
     }
 }

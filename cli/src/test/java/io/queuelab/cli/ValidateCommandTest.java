@@ -80,8 +80,9 @@ class ValidateCommandTest {
             m.get("parameters").fields().forEachRemaining(p -> assertTrue(p.getValue().isNumber() || p.getValue().isNull(), p.toString()));
             for (JsonNode p : m.get("predictions")) {
                 // atOwnServer only for a run whose server differs from the fit runs' (MeasuredDemandTest)
-                assertEquals(Set.of("run", "rate", "measured", "predicted", "ks", "ksYardstick", "withinYardstick", "server",
+                assertEquals(Set.of("run", "rate", "measured", "predicted", "saturation", "ks", "ksYardstick", "withinYardstick", "server",
                         "fitServerAtItsLoad"), names(p));
+                assertTrue(p.get("saturation").isNull(), p.toString());
                 assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(p.get("server")));
                 assertEquals(Set.of("cpuUnitNanos", "cpuSecondsPerRequest"), names(p.get("fitServerAtItsLoad")));
                 assertTrue(List.of(holdout.toString(), holdoutAgain.toString()).contains(p.get("run").asText()), p.toString());
@@ -122,6 +123,18 @@ class ValidateCommandTest {
         assertTrue(r.err().contains("2 or more arrival rates"), r.err());
         r = CliTestSupport.run("validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--models", "erlang");
         assertTrue(r.err().contains("unknown model 'erlang'"), r.err());
+    }
+
+    /** {@code --list-models} prints every model's card, and docs/models.md holds that table as printed. */
+    @Test
+    void listModelsPrintsTheTableOfDocsModels() throws Exception {
+        CliTestSupport.Result r = CliTestSupport.run("validate", "--list-models");
+        assertEquals(0, r.exitCode(), r.err());
+        for (String name : io.queuelab.reports.fit.CandidateModels.STANDARD.names()) {
+            assertTrue(r.out().contains("| `" + name + "` |"), () -> name + " missing:\n" + r.out());
+        }
+        String docs = java.nio.file.Files.readString(Path.of("").toAbsolutePath().getParent().resolve("docs").resolve("models.md"));
+        assertTrue(docs.contains(r.out()), () -> "docs/models.md does not hold the table validate --list-models prints:\n" + r.out());
     }
 
     @Test

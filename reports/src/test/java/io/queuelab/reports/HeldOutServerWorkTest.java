@@ -49,7 +49,7 @@ class HeldOutServerWorkTest {
         Path unprobed = dir.resolve("held-out-unprobed");
         SimRuns.write(unprobed, SimRuns.modifiedMm1(0.01, 0.002), ArrivalProcess.open(40), 3000, 98);
 
-        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(slow, unprobed), CandidateModels.named("mm1"), null, 1, 1);
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(slow, unprobed), CandidateModels.STANDARD.named("mm1"), null, 1, 1);
         assertEquals(40_000, result.fitServer().medians().cpuUnitNanos(), 1e-9);
         assertEquals(0.004, result.fitServer().medians().cpuSecondsPerRequest(), 1e-12);
         List<RunPrediction> predictions = result.model("mm1").predictions();

@@ -61,7 +61,7 @@ class MeasuredDemandTest {
         }
         Path open = run(dir.resolve("slow-200"), ArrivalProcess.open(200), 1.2 * DEMAND, 1.2 * DEMAND, 400);
         Path closed = run(dir.resolve("slow-closed-4"), ArrivalProcess.closed(4), 1.2 * DEMAND, 1.2 * DEMAND, 401);
-        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(open, closed), CandidateModels.named("mm1,client-ps-cpu"), K, 1, 1);
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(open, closed), CandidateModels.STANDARD.named("mm1,client-ps-cpu"), K, 1, 1);
         for (RunPrediction p : result.model("client-ps-cpu").predictions()) {
             assertEquals("20 % more cpu per request", p.server().differenceFrom(result.fitServer().at(p)).orElseThrow());
             RunPrediction.AtOwnServer own = p.atOwnServer();
@@ -91,7 +91,7 @@ class MeasuredDemandTest {
         Path held = run(dir.resolve("held-300"), ArrivalProcess.open(300), atHeldOut, atHeldOut, 600);
         double atLight = loadDependentDemand(100);
         Path light = run(dir.resolve("held-100"), ArrivalProcess.open(100), atLight, atLight, 601);
-        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held, light), CandidateModels.named("client-ps-cpu"), K, 1, 1);
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held, light), CandidateModels.STANDARD.named("client-ps-cpu"), K, 1, 1);
         var outcome = result.model("client-ps-cpu");
         assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
         double median = outcome.fit().fit().value("E[D]");
@@ -124,7 +124,7 @@ class MeasuredDemandTest {
         }
         double atHeldOut = demandAtRate(demandAt, 200);
         Path held = run(dir.resolve("held-200"), ArrivalProcess.open(200), atHeldOut, atHeldOut, 950);
-        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held), CandidateModels.named("mm1,client-ps-cpu,client-slice"),
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held), CandidateModels.STANDARD.named("mm1,client-ps-cpu,client-slice"),
                 K, 1, 1);
         assertTrue(result.model("mm1").fit().fit().identification().reason().contains("falls as the rate rises"),
                 result.model("mm1").fit().fit().toTable());
@@ -165,7 +165,7 @@ class MeasuredDemandTest {
         }
         Path closed = run(dir.resolve("closed-1"), busy, ArrivalProcess.closed(1), 800);
         Path open = run(dir.resolve("held-300"), busy, ArrivalProcess.open(300), 801);
-        var outcome = HeldOutValidation.run(fit, List.of(closed, open), CandidateModels.named("client-ps-cpu"), K, 1, 1).model("client-ps-cpu");
+        var outcome = HeldOutValidation.run(fit, List.of(closed, open), CandidateModels.STANDARD.named("client-ps-cpu"), K, 1, 1).model("client-ps-cpu");
         assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
         for (RunPrediction p : outcome.predictions()) {
             assertTrue(Math.abs(p.meanError()) < 0.10, () -> p.name() + " mean error " + p.meanError());
@@ -200,7 +200,7 @@ class MeasuredDemandTest {
         }
         Path held = dir.resolve("held-200");
         SimRuns.write(held, new ClientLimitedModel(service, K, 1), ArrivalProcess.open(200), 20_000, seed);
-        var fitted = HeldOutValidation.run(fit, List.of(withCounters(held, DEMAND / 2)), CandidateModels.named("client-ps-cpu"), K, 1, 1)
+        var fitted = HeldOutValidation.run(fit, List.of(withCounters(held, DEMAND / 2)), CandidateModels.STANDARD.named("client-ps-cpu"), K, 1, 1)
                 .model("client-ps-cpu").fit();
         assertTrue(fitted.identified(), fitted.fit().toTable());
         assertEquals(DEMAND / 2, ((ClientLimitedModel) fitted.model(200).queue()).service().mean(), 1e-9 * DEMAND, fitted.fit().toTable());
@@ -235,7 +235,7 @@ class MeasuredDemandTest {
         }
         Path held = dir.resolve("held");
         SimRuns.write(held, new ClientLimitedModel(Distribution.exponential(DEMAND), K, 1), ArrivalProcess.open(200), 3000, 8);
-        var outcome = HeldOutValidation.run(fit, List.of(held), CandidateModels.named("client-ps-cpu"), K, 1, 1).model("client-ps-cpu");
+        var outcome = HeldOutValidation.run(fit, List.of(held), CandidateModels.STANDARD.named("client-ps-cpu"), K, 1, 1).model("client-ps-cpu");
         assertFalse(outcome.fit().identified());
         assertTrue(outcome.fit().fit().identification().reason().contains("did not sample the server's cpu"),
                 outcome.fit().fit().identification().summary());
@@ -248,7 +248,7 @@ class MeasuredDemandTest {
             fit.add(run(dir.resolve("rate-" + rate), rate, cpuPerRequest, seed++));
         }
         List<Path> held = List.of(run(dir.resolve("held-200"), 200, cpuPerRequest, 200), run(dir.resolve("held-300"), 300, cpuPerRequest, 201));
-        return HeldOutValidation.run(fit, held, CandidateModels.named("client-ps-cpu"), K, 1, 1);
+        return HeldOutValidation.run(fit, held, CandidateModels.STANDARD.named("client-ps-cpu"), K, 1, 1);
     }
 
     /** A run of the system, with a host-resources file whose server used {@code cpuPerRequest} for each request. */

@@ -14,6 +14,20 @@ public interface CandidateModel {
     /** One line: what the model assumes. */
     String description();
 
+    /**
+     * What the model is, as {@code validate --list-models} and docs/models.md show it.
+     *
+     * @param system     the system it describes: queue, connections, cores, scheduling
+     * @param fittedFrom what it is fitted from (which runs, which measurements)
+     * @param assumes    what it assumes that a server may not do
+     * @param rightWhen  when it is the right choice
+     */
+    record Card(String system, String fittedFrom, String assumes, String rightWhen) {
+    }
+
+    /** The model's card: the system, what it is fitted from, what it assumes, when it is right. */
+    Card card();
+
     /** Free parameters the fit estimates from the runs (a lack-of-fit test's degrees of freedom are points - this). */
     int parameters();
 

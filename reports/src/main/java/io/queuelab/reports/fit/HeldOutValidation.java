@@ -56,10 +56,17 @@ public final class HeldOutValidation {
 
     /** One model's outcome. */
     public record ModelOutcome(CandidateFit fit, List<RunPrediction> fitRuns, List<RunPrediction> predictions) {
-        /** The mean held-out error; infinite for a model that predicts nothing. */
+        /** The mean held-out error; infinite for a model that predicts nothing or cannot carry a held-out load (a miss). */
         public double heldOutError() {
             return predictions.isEmpty() ? Double.POSITIVE_INFINITY
                     : predictions.stream().mapToDouble(RunPrediction::error).average().orElseThrow();
+        }
+
+        /** The held-out error in words: "12.3 %", or the loads the model could not carry. */
+        public String describeHeldOutError() {
+            long saturated = predictions.stream().filter(RunPrediction::saturated).count();
+            return saturated > 0 ? String.format(Locale.ROOT, "a miss: the model saturates at %d of the %d held-out runs", saturated,
+                    predictions.size()) : String.format(Locale.ROOT, "%.1f %%", 100 * heldOutError());
         }
     }
 
@@ -282,8 +289,8 @@ public final class HeldOutValidation {
                 appendPredictions(s, o.fitRuns(), result.fitServer());
             }
             if (!o.predictions().isEmpty()) {
-                s.append(String.format(Locale.ROOT, "  held-out runs (error %.1f %%: mean |relative error| of mean, p50, p99):%n",
-                        100 * o.heldOutError()));
+                s.append(String.format(Locale.ROOT, "  held-out runs (error %s: mean |relative error| of mean, p50, p99):%n",
+                        o.describeHeldOutError()));
                 appendPredictions(s, o.predictions(), result.fitServer());
                 appendRepeats(s, result.repeats(), o.predictions());
             }
@@ -308,9 +315,15 @@ public final class HeldOutValidation {
         s.append(String.format(Locale.ROOT, "  %-26s %10s %21s %21s %21s %15s%s%n", "run", "rate/N", "mean ms (meas/pred)",
                 "p50 ms (meas/pred)", "p99 ms (meas/pred)", "KS D / yardst.", server ? "  server" : ""));
         for (RunPrediction r : runs) {
+            String load = r.closed() ? "N=" + (int) r.level() : String.format(Locale.ROOT, "%.4g/s", r.level());
+            if (r.saturated()) {
+                s.append(String.format(Locale.ROOT, "  %-26s %10s %10.3f/%-10s %10.3f/%-10s %10.3f/%-10s the model is %s%n", r.name(), load,
+                        1e3 * r.measuredMean(), "-", 1e3 * r.measuredP50(), "-", 1e3 * r.measuredP99(), "-", r.saturation()));
+                continue;
+            }
             ServerWork atItsLoad = fitServer.at(r);
             s.append(String.format(Locale.ROOT, "  %-26s %10s %10.3f/%-10.3f %10.3f/%-10.3f %10.3f/%-10.3f %6.3f/%-6.3f %s%s%n",
-                    r.name(), r.closed() ? "N=" + (int) r.level() : String.format(Locale.ROOT, "%.4g/s", r.level()),
+                    r.name(), load,
                     1e3 * r.measuredMean(), 1e3 * r.predictedMean(), 1e3 * r.measuredP50(), 1e3 * r.predictedP50(),
                     1e3 * r.measuredP99(), 1e3 * r.predictedP99(), r.ks(), r.ksYardstick(),
                     server ? " " + r.server().over(atItsLoad).ratios() + r.server().differenceFrom(atItsLoad).map(d -> " (another server: "
@@ -405,6 +418,14 @@ public final class HeldOutValidation {
                 }
                 p.put("measured", quantiles(r.measuredMean(), r.measuredP50(), r.measuredP99()));
                 p.put("predicted", quantiles(r.predictedMean(), r.predictedP50(), r.predictedP99()));
+                p.put("saturation", r.saturation());
+                if (r.closed()) {
+                    // X(N) beside R(N): a reader can check Little's law, X(N) x R(N) = N with no think time
+                    Map<String, Object> x = new LinkedHashMap<>();
+                    x.put("measured_per_s", finite(r.measuredThroughput()));
+                    x.put("predicted_per_s", finite(r.predictedThroughput()));
+                    p.put("throughput", x);
+                }
                 p.put("ks", finite(r.ks()));
                 p.put("ksYardstick", finite(r.ksYardstick()));
                 p.put("withinYardstick", r.withinYardstick());

@@ -37,16 +37,16 @@ public record Identification(String reason, List<String> evidence) {
     }
 
     /** Collects checks in order; the first failed one becomes the reason. */
-    static final class Checks {
+    public static final class Checks {
         private final List<String> evidence = new ArrayList<>();
         private String reason;
 
-        Checks note(String text) {
+        public Checks note(String text) {
             evidence.add(text);
             return this;
         }
 
-        Checks require(boolean passed, String reasonIfNot) {
+        public Checks require(boolean passed, String reasonIfNot) {
             if (!passed && reason == null) {
                 reason = reasonIfNot;
             }
@@ -58,7 +58,7 @@ public record Identification(String reason, List<String> evidence) {
          * or a response time for an additive part of it that may legitimately be near 0 (a
          * latency), whose error only matters against the response it is part of.
          */
-        Checks relativeError(String name, double standardError, double scale, String scaleName) {
+        public Checks relativeError(String name, double standardError, double scale, String scaleName) {
             double relative = Math.abs(standardError / scale);
             if (Double.isNaN(relative)) {
                 note(name + " has no standard error");
@@ -70,7 +70,7 @@ public record Identification(String reason, List<String> evidence) {
                     100 * MAX_RELATIVE_ERROR));
         }
 
-        Checks notPinned(String name, double value, double lower, double upper) {
+        public Checks notPinned(String name, double value, double lower, double upper) {
             // within 0.1 %: a least-squares optimum that close to a bound is held there by it (e.g. a
             // utilization of 0.999 at the highest rate fitting one overloaded point), not found freely
             double tolerance = 1e-3 * Math.abs(value);
@@ -87,7 +87,7 @@ public record Identification(String reason, List<String> evidence) {
          * Without: the least-squares slope must not be more than {@link #SIGNIFICANT_T} standard
          * errors below 0 (with two points, no fall at all).
          */
-        Checks risingTrend(List<Mm1Point> sorted) {
+        public Checks risingTrend(List<Mm1Point> sorted) {
             return trend(sorted, true);
         }
 
@@ -97,7 +97,7 @@ public record Identification(String reason, List<String> evidence) {
          * than the queue grows, such a model predicts a falling mean too, so a fall does not leave
          * its parameters undetermined; its residuals and CDFs judge whether it follows the fall.
          */
-        Checks trendFollowedByDemand(List<Mm1Point> sorted) {
+        public Checks trendFollowedByDemand(List<Mm1Point> sorted) {
             return trend(sorted, false);
         }
 
@@ -147,7 +147,7 @@ public record Identification(String reason, List<String> evidence) {
          * that does not describe the data are estimates of the wrong model, which the reader
          * should see, but the residuals do not decide identification.
          */
-        Checks residuals(List<Mm1Point> points, List<Residual> residuals) {
+        public Checks residuals(List<Mm1Point> points, List<Residual> residuals) {
             double worst = 0, worstErrors = Double.NaN;
             for (int i = 0; i < residuals.size(); i++) {
                 Residual r = residuals.get(i);
@@ -160,11 +160,11 @@ public record Identification(String reason, List<String> evidence) {
                     : String.format(Locale.ROOT, " (%.1f standard errors of its point)", Math.abs(worstErrors))));
         }
 
-        Checks utilization(double serviceTime, double highestRate) {
+        public Checks utilization(double serviceTime, double highestRate) {
             return note(String.format(Locale.ROOT, "utilization reached %.2f at %.4g/s", serviceTime * highestRate, highestRate));
         }
 
-        Identification result() {
+        public Identification result() {
             return new Identification(reason, evidence);
         }
     }

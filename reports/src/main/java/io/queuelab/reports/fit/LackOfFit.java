@@ -90,7 +90,7 @@ public record LackOfFit(String reason, List<String> evidence) {
         if (!fitRuns.isEmpty()) {
             evidence.add(String.format(Locale.ROOT, "response-time CDF within simulation noise at %d of %d runs", within, fitRuns.size()));
         }
-        if (reason == null && worstCdf != null && !worstCdf.unstable() && !worstCdf.testing()) {
+        if (reason == null && worstCdf != null && !worstCdf.saturated() && !worstCdf.testing()) {
             reason = String.format(Locale.ROOT, "the model's own runs at the load of %s differ by more than half their CDF (a yardstick"
                     + " of %.3f): it is at its capacity there and predicts no steady distribution; the CDF is within simulation noise at"
                     + " %d of %d runs", worstCdf.name(), worstCdf.ksYardstick(), within, fitRuns.size());
@@ -98,7 +98,7 @@ public record LackOfFit(String reason, List<String> evidence) {
         if (reason == null && worstCdf != null) {
             reason = String.format(Locale.ROOT, "the response-time distribution of %s is beyond simulation noise (KS D %.3f against"
                     + " a yardstick of %.3f%s), at %d of %d runs", worstCdf.name(), worstCdf.ks(), worstCdf.ksYardstick(),
-                    worstCdf.unstable() ? ", the model is saturated at its rate" : "", fitRuns.size() - within, fitRuns.size());
+                    worstCdf.saturated() ? ", the " + worstCdf.cdfVerdict() : "", fitRuns.size() - within, fitRuns.size());
         }
         return new LackOfFit(reason, evidence);
     }

@@ -48,6 +48,15 @@ final class MeasuredDemandCandidate implements CandidateModel {
     }
 
     @Override
+    public Card card() {
+        return new Card("as client-ps: client queue, K connections, c cores shared",
+                "nothing fitted to the response times: the demand's mean is the server's own cpu per request at the run's load"
+                        + " (host-resources telemetry of the fit runs), its shape their service times; a constant latency beside it",
+                "the time beside the cpu is a constant (not a log flush that varies); the server's cpu counters are available",
+                "a server whose work per request changes with its load, run with --telemetry-interval: tests the structure alone");
+    }
+
+    @Override
     public String description() {
         return "client queue -> K connections -> c cores shared, the demand's mean the server's measured cpu per request";
     }

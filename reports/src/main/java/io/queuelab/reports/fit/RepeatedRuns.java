@@ -58,7 +58,7 @@ public final class RepeatedRuns {
             double mean = 0, p50 = 0, p99 = 0, ks = 0;
             for (int i : members) {
                 RunPrediction p = predictions.get(i);
-                if (p.unstable()) {
+                if (p.saturated()) {
                     return new Verdict(Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, false, false, false);
                 }
                 mean += p.predictedMean() / members.size();

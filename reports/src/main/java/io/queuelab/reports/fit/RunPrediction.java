@@ -30,11 +30,14 @@ import java.util.List;
  *                whose server was not the fit runs' ({@link ServerWork#differenceFrom}); null otherwise
  * @param replay  the same model replaying the run's server interval by interval ({@link ServerReplay}); null where the
  *                run has no server telemetry by interval or the model cannot take a demand profile
+ * @param saturation why the model cannot carry the run's load ("saturated at 400/s: capacity 387/s"), in which case
+ *                every predicted figure is NaN and the prediction is a miss; null where it can
  */
 public record RunPrediction(String run, String name, double level, boolean closed,
                             double measuredMean, double measuredP50, double measuredP99, double measuredThroughput,
                             double predictedMean, double predictedP50, double predictedP99, double predictedThroughput,
-                            double ks, double ksYardstick, ServerWork server, AtOwnServer atOwnServer, ServerReplay replay) {
+                            double ks, double ksYardstick, ServerWork server, AtOwnServer atOwnServer, ServerReplay replay,
+                            String saturation) {
     /**
      * A prediction with the model's demand multiplied by {@code factor} (the run's cpu per request
      * over the fit runs'): by time scaling, R(lambda; f D) = f R(f lambda; D) and X(N; f D) = X(N; D) / f,
@@ -93,7 +96,7 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     private RunPrediction withReplay(ServerReplay r) {
         return new RunPrediction(run, name, level, closed, measuredMean, measuredP50, measuredP99, measuredThroughput, predictedMean,
-                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, atOwnServer, r);
+                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, atOwnServer, r, saturation);
     }
 
     /** This prediction with {@code model} predicting the run again at the run's own server (demand times {@code factor}). */
@@ -104,6 +107,9 @@ public record RunPrediction(String run, String name, double level, boolean close
         }
         FittedModel.Prediction p = model.predict(closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(rate), customers(run),
                 2, seed);
+        if (saturation(model, closed, rate, p) != null) {
+            return with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
+        }
         double l = model.latency();
         return with(new AtOwnServer(factor, l + factor * (p.meanResponse() - l), l + factor * (p.quantile(0.5) - l),
                 l + factor * (p.quantile(0.99) - l), p.throughput() / factor));
@@ -111,7 +117,7 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     private RunPrediction with(AtOwnServer own) {
         return new RunPrediction(run, name, level, closed, measuredMean, measuredP50, measuredP99, measuredThroughput, predictedMean,
-                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, own, replay);
+                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, own, replay, saturation);
     }
 
     /** Simulated customers of a prediction: this many times the measured sample, within the bounds below. */
@@ -128,12 +134,13 @@ public record RunPrediction(String run, String name, double level, boolean close
     /** Replications of the measured size for the yardstick (8 pairs). */
     static final int YARDSTICK_REPLICATIONS = 16;
 
-    public boolean unstable() {
-        return Double.isNaN(predictedMean);
+    /** Whether the model cannot carry the run's load ({@link #saturation} says why): no figure is predicted, and it is a miss. */
+    public boolean saturated() {
+        return saturation != null;
     }
 
     public boolean withinYardstick() {
-        return !unstable() && testing() && ks <= ksYardstick;
+        return !saturated() && testing() && ks <= ksYardstick;
     }
 
     /** Whether the yardstick tests the model here ({@link Verdict#testing}: not where its own replications mostly differ). */
@@ -141,15 +148,15 @@ public record RunPrediction(String run, String name, double level, boolean close
         return Verdict.ksTesting(ksYardstick);
     }
 
-    /** The CDF's verdict in a word or a phrase: saturated, within, beyond, or no test. */
+    /** The CDF's verdict in a word or a phrase: saturated (and why), within, beyond, or no test. */
     public String cdfVerdict() {
-        return unstable() ? "model saturated at this load" : !testing() ? "no test (the model's own runs differ)"
+        return saturated() ? "model " + saturation : !testing() ? "no test (the model's own runs differ)"
                 : withinYardstick() ? "within noise" : "beyond noise";
     }
 
     /** KS D over its yardstick (infinite where the model has no steady state or its yardstick tests nothing). */
     double ksRatio() {
-        return unstable() || !testing() ? Double.POSITIVE_INFINITY : ks / ksYardstick;
+        return saturated() || !testing() ? Double.POSITIVE_INFINITY : ks / ksYardstick;
     }
 
     /** Relative error of the predicted mean: (predicted - measured) / measured. */
@@ -170,9 +177,9 @@ public record RunPrediction(String run, String name, double level, boolean close
         return (predictedThroughput - measuredThroughput) / measuredThroughput;
     }
 
-    /** The held-out error used to select a model: the mean of |mean|, |p50| and |p99| relative errors. */
+    /** The held-out error used to select a model: the mean of |mean|, |p50| and |p99| relative errors; infinite (a miss) where saturated. */
     public double error() {
-        return unstable() ? Double.POSITIVE_INFINITY : (Math.abs(meanError()) + Math.abs(p50Error()) + Math.abs(p99Error())) / 3;
+        return saturated() ? Double.POSITIVE_INFINITY : (Math.abs(meanError()) + Math.abs(p50Error()) + Math.abs(p99Error())) / 3;
     }
 
     /** The run predicted from its own shape: an open run from its measured rate, a closed run from its N. */
@@ -191,55 +198,84 @@ public record RunPrediction(String run, String name, double level, boolean close
      * ({@link #PREDICTION_FACTOR} times the run's requests, within bounds) and the yardstick, the
      * model's replications of the run's size. The same run, model and seed give the same
      * histograms as {@link #of(String, RunData, FittedModel, long)}, so a report can draw the CDF a
-     * prediction's KS D was measured on.
+     * prediction's KS D was measured on. Where the model cannot carry the run's load, only
+     * {@code saturation} is set: why ({@link #saturation(FittedModel, boolean, double, FittedModel.Prediction)}).
      */
-    public record Simulated(FittedModel.Prediction prediction, List<Histogram> replications) {
+    public record Simulated(FittedModel.Prediction prediction, List<Histogram> replications, String saturation) {
+        public boolean saturated() {
+            return saturation != null;
+        }
     }
 
-    /** {@code run} simulated by {@code model} as its prediction; empty where the model has no steady state at the run's load. */
-    public static java.util.Optional<Simulated> simulate(RunData run, FittedModel model, long seed) throws IOException {
+    /** {@code run} simulated by {@code model} as its prediction, or why the model cannot carry the run's load. */
+    public static Simulated simulate(RunData run, FittedModel model, long seed) throws IOException {
         io.queuelab.reports.data.RunShape shape = io.queuelab.reports.data.RunShape.of(run);
         return shape.closed() ? simulate(run, shape.jobs(), true, model, seed) : simulate(run, run.arrivalRate(), false, model, seed);
     }
 
     /**
      * The one simulation behind every prediction: {@code level} jobs (closed) or arrivals a second
-     * (open); empty where the model has no steady state at an open level, or none on the time scale
-     * of a run.
+     * (open); saturated where the model cannot carry the load.
      */
-    private static java.util.Optional<Simulated> simulate(RunData run, double level, boolean closed, FittedModel model, long seed)
-            throws IOException {
+    private static Simulated simulate(RunData run, double level, boolean closed, FittedModel model, long seed) throws IOException {
         if (!closed && !model.stableAt(level)) {
-            return java.util.Optional.empty();
+            return new Simulated(null, List.of(), saturation(model, false, level, null));
         }
         ArrivalProcess workload = closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(level);
         FittedModel.Prediction p = model.predict(workload, customers(run), 2, seed);
-        if (p.responseNanos().getMaxValue() > MAX_RESPONSE_NANOS) {
-            // a model stable in law but not on any run's time scale (mm1-ld's service time at its capacity can pass centuries)
-            return java.util.Optional.empty();
+        String saturation = saturation(model, closed, level, p);
+        if (saturation != null) {
+            return new Simulated(null, List.of(), saturation);
         }
-        return java.util.Optional.of(new Simulated(p, model.replications(workload, Math.max(1, run.okCount()), YARDSTICK_REPLICATIONS,
-                seed + 1)));
+        return new Simulated(p, model.replications(workload, Math.max(1, run.okCount()), YARDSTICK_REPLICATIONS, seed + 1), null);
+    }
+
+    /** The share of an open load a steady model completes at the least: below it, its queue grows through the run. */
+    static final double STEADY_THROUGHPUT = 0.98;
+    /** The share of the arrivals a model may refuse before it is said to be saturated (a server at its limit of requests inside). */
+    static final double MAX_REFUSED = 0.001;
+
+    /**
+     * Why {@code model} cannot carry a load of {@code level} (arrivals a second, or jobs where
+     * {@code closed}), or null where it can: its utilization at or above 1 ({@code p} null: not
+     * simulated); it refused more than {@link #MAX_REFUSED} of the arrivals; an open load of which
+     * it completed less than {@link #STEADY_THROUGHPUT} (its queue grew through the run); or
+     * responses beyond a day (no steady state on any run's time scale: mm1-ld's service time at its
+     * capacity can pass centuries).
+     */
+    static String saturation(FittedModel model, boolean closed, double level, FittedModel.Prediction p) {
+        String load = closed ? "N = " + (int) level : String.format(java.util.Locale.ROOT, "%.4g/s", level);
+        if (p == null) {
+            return String.format(java.util.Locale.ROOT, "saturated at %s: capacity %.4g/s", load, model.capacity());
+        }
+        long offered = p.answered() + p.dropped();
+        if (offered > 0 && p.dropped() > MAX_REFUSED * offered) {
+            return String.format(java.util.Locale.ROOT, "saturated at %s: it refuses %.1f %% of the requests (completes %.4g/s)", load,
+                    100.0 * p.dropped() / offered, p.throughput());
+        }
+        if (!closed && p.throughput() < STEADY_THROUGHPUT * level) {
+            return String.format(java.util.Locale.ROOT, "saturated at %s: it completes %.4g/s, its queue grows through the run", load,
+                    p.throughput());
+        }
+        if (p.responseNanos().getMaxValue() > MAX_RESPONSE_NANOS) {
+            return "saturated at " + load + ": responses beyond a day, no steady state on a run's time scale";
+        }
+        return null;
     }
 
     private static RunPrediction predicted(String asGiven, RunData run, double level, boolean closed, FittedModel model, long seed)
             throws IOException {
-        java.util.Optional<Simulated> simulated = simulate(run, level, closed, model, seed);
-        if (simulated.isEmpty()) {
-            return unstable(asGiven, run, level, closed);
+        Simulated simulated = simulate(run, level, closed, model, seed);
+        if (simulated.saturated()) {
+            return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
+                    run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN,
+                    run.serverWork(), null, null, simulated.saturation());
         }
-        FittedModel.Prediction p = simulated.get().prediction();
-        List<Histogram> replications = simulated.get().replications();
-        Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), replications).row("KS D");
+        FittedModel.Prediction p = simulated.prediction();
+        Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), simulated.replications()).row("KS D");
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),
-                ks.distance(), ks.yardstick(), run.serverWork(), null, null);
-    }
-
-    private static RunPrediction unstable(String asGiven, RunData run, double level, boolean closed) throws IOException {
-        return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
-                run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN,
-                run.serverWork(), null, null);
+                ks.distance(), ks.yardstick(), run.serverWork(), null, null, null);
     }
 
 

@@ -28,7 +28,7 @@ import io.queuelab.reports.fit.ModelFit;
 import io.queuelab.reports.fit.PauseCauses;
 import io.queuelab.reports.fit.RepeatedRuns;
 import io.queuelab.reports.fit.RunPrediction;
-import io.queuelab.sim.Model;
+import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.Simulation;
 import io.queuelab.sim.SimulationResult;
 import io.queuelab.sim.ArrivalProcess;
@@ -144,7 +144,7 @@ final class ReportAnalysis {
         String plan = "Fitted on " + String.join(", ", fit.stream().map(RunData::name).toList()) + "; predicted from their rate or N alone: "
                 + String.join(", ", held.stream().map(RunData::name).toList()) + "." + leftOut;
         try {
-            return new HeldOut(Optional.of(HeldOutValidation.of(fit, held, held.stream().map(RunData::name).toList(), CandidateModels.ALL,
+            return new HeldOut(Optional.of(HeldOutValidation.of(fit, held, held.stream().map(RunData::name).toList(), CandidateModels.STANDARD.all(),
                     SystemLimits.of(fit, null, null), YARDSTICK_SEED)), plan, fit, held);
         } catch (IllegalArgumentException e) {
             return new HeldOut(Optional.empty(), "No held-out validation: " + e.getMessage() + ".");
@@ -281,12 +281,12 @@ final class ReportAnalysis {
         }
         HeldOutValidation.ModelOutcome o = selected.get();
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "selected model: %s, held-out error %.1f %%; %s", o.fit().name(),
-                100 * o.heldOutError(), o.fit().fit().fits() ? "it fits its runs" : o.fit().fit().fitVerdict()));
+        lines.add(String.format(Locale.ROOT, "selected model: %s, held-out error %s; %s", o.fit().name(),
+                o.describeHeldOutError(), o.fit().fit().fits() ? "it fits its runs" : o.fit().fit().fitVerdict()));
         for (RunPrediction p : o.predictions()) {
             String load = p.closed() ? "N = " + (int) p.level() : String.format(Locale.ROOT, "%.4g/s", p.level());
-            if (p.unstable()) {
-                lines.add(String.format(Locale.ROOT, "  %s (%s): the model is saturated at this load", p.name(), load));
+            if (p.saturated()) {
+                lines.add(String.format(Locale.ROOT, "  %s (%s): the %s", p.name(), load, p.cdfVerdict()));
                 continue;
             }
             lines.add(String.format(Locale.ROOT, "  %s (%s): mean %.3g ms, predicted %.3g (%+.1f %%); p99 %.3g ms, predicted %.3g"
@@ -308,7 +308,7 @@ final class ReportAnalysis {
         }
         // each fit with its lack-of-fit verdict: the runs' CDFs against the fitted model's (fit mm1 does the same)
         FitData data = FitData.of(measured, SystemLimits.of(measured, null, null), YARDSTICK_SEED);
-        for (TestedFit tested : TestedFit.all(CandidateModels.named("mm1-paper,mm1"), data)) {
+        for (TestedFit tested : TestedFit.all(CandidateModels.STANDARD.named("mm1-paper,mm1"), data)) {
             fits.add(tested.fit().fit());
         }
         if (points.size() >= 3) {
@@ -376,15 +376,15 @@ final class ReportAnalysis {
         List<Matched> out = new ArrayList<>();
         for (RunData m : judged.stream().sorted(BY_WORKLOAD).limit(MAX_SELECTED_COMPARISONS).toList()) {
             String name = fit.name() + (heldOut.fitRuns().contains(m) ? ", fitted to this run" : ", predicted (held out)");
-            Optional<RunPrediction.Simulated> simulated = RunPrediction.simulate(m, fit.modelFor(m), YARDSTICK_SEED);
-            if (simulated.isEmpty()) {
-                out.add(new NotSimulated(m, fit.name() + " has no steady state at its load"));
+            RunPrediction.Simulated simulated = RunPrediction.simulate(m, fit.modelFor(m), YARDSTICK_SEED);
+            if (simulated.saturated()) {
+                out.add(new NotSimulated(m, fit.name() + " " + simulated.saturation()));
                 continue;
             }
-            List<Histogram> replications = simulated.get().replications();
+            List<Histogram> replications = simulated.replications();
             Replications.Yardstick yardstick = new Replications.Yardstick(replications, replications.size() + " independent replications of "
                     + m.okCount() + " requests by model-sim of " + fit.name() + " (" + RunShape.of(m) + ")");
-            out.add(compared(m, name, simulated.get().prediction().responseNanos(), true, yardstick));
+            out.add(compared(m, name, simulated.prediction().responseNanos(), true, yardstick));
         }
         return out;
     }
@@ -436,19 +436,19 @@ final class ReportAnalysis {
      */
     private static Compared withFittedModel(RunData m, RunShape shape, Optional<ModelFit> mm1, Optional<DpbFit> dpb,
                                             long[] arrivalInstants) throws IOException {
-        Model model = dpb.isPresent() ? dpb.get().model() : Mm1Fits.simulationModel(mm1.get().value("x"), mm1.get().value("l"));
+        FittedModel model = dpb.isPresent() ? dpb.get().fitted() : Mm1Fits.fitted("mm1", mm1.get());
         String modelName = dpb.isPresent() ? "fitted DPB model" : "fitted modified M/M/1";
         boolean traceable = traceable(m);
         ArrivalProcess arrivalProcess = shape.closed() ? ArrivalProcess.closed(shape.jobs())
                 : traceable ? new ArrivalProcess.Trace(arrivalInstants) : ArrivalProcess.open(shape.level());
-        Simulation simulation = Simulation.of(model, arrivalProcess).seed(YARDSTICK_SEED - 1);
+        Simulation simulation = model.simulation(arrivalProcess).seed(YARDSTICK_SEED - 1);
         // a trace ends by itself; a closed run lasts as long as the measured one; an open run of a CSV log has no
         // trace to replay, so it gets as many customers as the log has successful requests
         SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds()))
                 : traceable ? simulation : simulation.customers(m.okCount())).run();
         ArrivalProcess replicated = shape.closed() ? arrivalProcess : ArrivalProcess.open(shape.level());
         Replications.Yardstick yardstick = new Replications.Yardstick(
-                Replications.simulate(model, replicated, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
+                model.replications(replicated, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
                 YARDSTICK_REPLICATIONS + " independent replications of " + m.okCount() + " requests by model-sim of the " + modelName
                         + " (" + replicated.mode() + ")");
         return compared(m, modelName + (traceable ? " (trace-driven)" : ""), result.responseTimes(), true, yardstick);

@@ -90,7 +90,7 @@ final class ReportPage {
             ModelFit fit = o.fit().fit();
             models.add(List.of(o.fit().name(), fit.identified() ? "yes" : fit.identification().summary(),
                     !fit.identified() ? "not tested" : fit.fits() ? "yes" : fit.fitVerdict(),
-                    Double.isFinite(o.heldOutError()) ? Html.number(100 * o.heldOutError()) + " %" : ""));
+                    o.predictions().isEmpty() ? "" : o.describeHeldOutError()));
         }
         body.table(List.of("model", "identified", "fits", "held-out error"), models);
         if (result.selected() == null) {
@@ -99,13 +99,14 @@ final class ReportPage {
         List<List<String>> rows = new ArrayList<>();
         boolean server = result.fitServer().known();
         for (RunPrediction p : result.model(result.selected()).predictions()) {
+            // a load the model cannot carry has no predicted figure: its cells say so rather than print a number
+            java.util.function.DoubleFunction<String> ms = v -> p.saturated() ? "-" : Html.millis(v);
             List<String> row = new ArrayList<>(List.of(p.name(), p.closed() ? "N = " + (int) p.level() : Html.number(p.level()) + "/s",
-                    Html.millis(p.measuredMean()) + " / " + Html.millis(p.predictedMean()),
-                    Html.millis(p.measuredP50()) + " / " + Html.millis(p.predictedP50()),
-                    Html.millis(p.measuredP99()) + " / " + Html.millis(p.predictedP99()),
-                    Html.number(p.measuredThroughput()) + " / " + Html.number(p.predictedThroughput()),
-                    Html.number(p.ks()) + " / " + Html.number(p.ksYardstick())
-                            + " " + p.cdfVerdict()));
+                    Html.millis(p.measuredMean()) + " / " + ms.apply(p.predictedMean()),
+                    Html.millis(p.measuredP50()) + " / " + ms.apply(p.predictedP50()),
+                    Html.millis(p.measuredP99()) + " / " + ms.apply(p.predictedP99()),
+                    Html.number(p.measuredThroughput()) + " / " + (p.saturated() ? "-" : Html.number(p.predictedThroughput())),
+                    (p.saturated() ? "" : Html.number(p.ks()) + " / " + Html.number(p.ksYardstick()) + " ") + p.cdfVerdict()));
             if (server) {
                 ServerWork atItsLoad = result.fitServer().at(p);
                 row.add(p.server().over(atItsLoad).ratios()

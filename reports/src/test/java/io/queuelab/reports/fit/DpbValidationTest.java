@@ -39,7 +39,7 @@ class DpbValidationTest {
         SimRuns.writeFor(dir.resolve("closed-10"), table1, ArrivalProcess.closed(10), 1800, 46);
         result = HeldOutValidation.run(
                 List.of(dir.resolve("open-10"), dir.resolve("open-25"), dir.resolve("closed-1"), dir.resolve("closed-50")),
-                List.of(dir.resolve("open-18"), dir.resolve("closed-10")), CandidateModels.ALL, null, null, 1);
+                List.of(dir.resolve("open-18"), dir.resolve("closed-10")), CandidateModels.STANDARD.all(), null, null, 1);
         System.out.print(HeldOutValidation.toTable(result));
     }
 
@@ -81,7 +81,7 @@ class DpbValidationTest {
     void withoutClosedRunsItSaysWhatItLacksAndIsNotSelected() throws Exception {
         HeldOutValidation.Result open = HeldOutValidation.of(
                 List.of(RunData.read(dir.resolve("open-10")), RunData.read(dir.resolve("open-25"))),
-                List.of(RunData.read(dir.resolve("open-18"))), List.of("open-18"), CandidateModels.named("mm1-paper,dpb"),
+                List.of(RunData.read(dir.resolve("open-18"))), List.of("open-18"), CandidateModels.STANDARD.named("mm1-paper,dpb"),
                 SystemLimits.of(List.of(), null, null), 1);
         CandidateFit dpb = open.model("dpb").fit();
         assertFalse(dpb.identified());

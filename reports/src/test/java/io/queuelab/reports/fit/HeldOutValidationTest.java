@@ -43,7 +43,7 @@ class HeldOutValidationTest {
             holdout.add(ClientServerGroundTruth.writeCsv(dir.resolve("holdout-" + i + ".csv"), heldOutLoads[i] * CAPACITY, K, CORES, REQUESTS,
                     1000, 200 + i));
         }
-        result = HeldOutValidation.run(fit, holdout, CandidateModels.ALL, null, CORES, 1);
+        result = HeldOutValidation.run(fit, holdout, CandidateModels.STANDARD.all(), null, CORES, 1);
         System.out.print(HeldOutValidation.toTable(result));
     }
 

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,9 +29,9 @@ class RunPredictionTest {
         // (as a fit of a demo's range sweep gave it); its responses pass Long.MAX_VALUE ns, which a histogram cannot compare
         RunPrediction wild = RunPrediction.open("run", measured, new FittedModel("mm1-ld", LoadDependentModel.exponential(0.002, 0.99, 200),
                 0.001), 1);
-        assertTrue(wild.unstable(), () -> "predicted mean " + wild.predictedMean());
+        assertTrue(wild.saturated(), () -> "predicted mean " + wild.predictedMean());
         RunPrediction sane = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(0.002)), 0), 1);
-        assertFalse(sane.unstable());
+        assertFalse(sane.saturated());
     }
 
     @Test
@@ -42,12 +44,42 @@ class RunPredictionTest {
         double service = 0.998 / measured.arrivalRate(); // utilization 0.998 at the run's measured rate
         RunPrediction atCapacity = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(service)),
                 0), 1);
-        assertFalse(atCapacity.unstable(), () -> "predicted mean " + atCapacity.predictedMean());
+        assertFalse(atCapacity.saturated(), () -> "predicted mean " + atCapacity.predictedMean());
         assertTrue(atCapacity.ksYardstick() > io.queuelab.reports.compare.Verdict.MAX_KS_YARDSTICK, () -> "yardstick " + atCapacity.ksYardstick());
         assertFalse(atCapacity.withinYardstick(), () -> "KS D " + atCapacity.ks() + " against " + atCapacity.ksYardstick());
         assertTrue(atCapacity.cdfVerdict().startsWith("no test"), atCapacity.cdfVerdict());
         // a model of the run's own server is tested as before
         RunPrediction own = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(0.001)), 0), 1);
         assertTrue(own.testing() && own.withinYardstick(), () -> own.cdfVerdict() + ": KS D " + own.ks() + " against " + own.ksYardstick());
+    }
+
+    /**
+     * A load the model cannot carry is said so, in words and with the model's capacity, and is a
+     * miss for selection; no predicted figure is printed for it (a load-dependent model that refused
+     * requests at its limit once printed a mean 51,614 times the measured one).
+     */
+    @Test
+    void aLoadTheModelCannotCarryIsSaidSoAndIsAMiss(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        SimRuns.write(run, new MM1Model(Distribution.exponential(0.002)), ArrivalProcess.open(400), 5_000, 5);
+        RunData measured = RunData.read(run);
+        FittedModel tooSlow = new FittedModel("mm1", new MM1Model(Distribution.exponential(1 / 387.0)), 0.001);
+        RunPrediction beyond = RunPrediction.open("run", measured, tooSlow, 1);
+        assertTrue(beyond.saturated());
+        assertTrue(beyond.saturation().startsWith("saturated at ") && beyond.saturation().endsWith(": capacity 387.0/s"), beyond.saturation());
+        assertEquals(Double.POSITIVE_INFINITY, beyond.error());
+        assertTrue(Double.isNaN(beyond.predictedMean()));
+        assertFalse(beyond.withinYardstick());
+
+        // utilization below 1 in law, but it refuses the requests beyond its 20 inside, where its speed has fallen below the load
+        FittedModel refusing = new FittedModel("mm1-ld", LoadDependentModel.exponential(0.002, 0.3, 20), 0.001);
+        RunPrediction refused = RunPrediction.open("run", measured, refusing, 1);
+        assertTrue(refused.saturated(), () -> "predicted mean " + refused.predictedMean());
+        assertTrue(refused.saturation().contains("refuses"), refused.saturation());
+
+        StringBuilder table = new StringBuilder();
+        HeldOutValidation.appendPredictions(table, List.of(beyond, refused));
+        assertTrue(table.toString().contains("the model is saturated at "), table::toString);
+        assertFalse(table.toString().contains("NaN"), table::toString);
     }
 }

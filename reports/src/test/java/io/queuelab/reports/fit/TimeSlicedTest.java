@@ -117,6 +117,6 @@ class TimeSlicedTest {
         Path closed = dir.resolve("closed-8");
         SimRuns.write(closed, truth, ArrivalProcess.closed(8), 15_000, seed);
         held.add(closed);
-        return HeldOutValidation.run(fit, held, CandidateModels.named(TimeSlicedCandidate.NAME + ",client-ps"), K, 1, 1);
+        return HeldOutValidation.run(fit, held, CandidateModels.STANDARD.named(TimeSlicedCandidate.NAME + ",client-ps"), K, 1, 1);
     }
 }
