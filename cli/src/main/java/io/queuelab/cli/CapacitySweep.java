@@ -3,8 +3,8 @@ package io.queuelab.cli;
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.run.RunCompanion;
 import io.queuelab.core.run.RunResult;
-import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.fit.HeldOutValidation;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.HeldOutValidation;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,9 +1,9 @@
 package io.queuelab.cli;
 
-import io.queuelab.reports.compare.Comparison;
-import io.queuelab.reports.compare.LittlesLawCheck;
-import io.queuelab.reports.compare.Replications;
-import io.queuelab.reports.data.RunData;
+import io.queuelab.fit.compare.Comparison;
+import io.queuelab.fit.compare.LittlesLawCheck;
+import io.queuelab.fit.compare.Replications;
+import io.queuelab.fit.runs.RunData;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

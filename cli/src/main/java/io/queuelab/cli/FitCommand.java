@@ -1,19 +1,20 @@
 package io.queuelab.cli;
 
-import io.queuelab.reports.data.RunArguments;
-import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.data.ServerTelemetry;
-import io.queuelab.reports.fit.CandidateModel;
-import io.queuelab.reports.fit.CandidateModels;
-import io.queuelab.reports.fit.DpbFit;
-import io.queuelab.reports.fit.FitData;
-import io.queuelab.reports.fit.HeldOutValidation;
-import io.queuelab.reports.fit.LoadDependentFit;
-import io.queuelab.reports.fit.Mm1Point;
-import io.queuelab.reports.fit.SystemLimits;
-import io.queuelab.reports.fit.TestedFit;
-import io.queuelab.reports.fit.PauseCauses;
-import io.queuelab.reports.fit.SimulationRefinement;
+import io.queuelab.reports.text.ValidationText;
+import io.queuelab.fit.runs.RunArguments;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.ServerTelemetry;
+import io.queuelab.fit.CandidateModel;
+import io.queuelab.fit.CandidateModels;
+import io.queuelab.fit.DpbFit;
+import io.queuelab.fit.FitData;
+import io.queuelab.fit.HeldOutValidation;
+import io.queuelab.fit.LoadDependentFit;
+import io.queuelab.fit.Mm1Point;
+import io.queuelab.fit.SystemLimits;
+import io.queuelab.fit.TestedFit;
+import io.queuelab.fit.PauseCauses;
+import io.queuelab.fit.SimulationRefinement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -84,7 +85,7 @@ public final class FitCommand implements Callable<Integer> {
                 StringBuilder s = new StringBuilder(separator).append(tested.fit().fit().toTable());
                 if (!tested.fitRuns().isEmpty()) {
                     s.append("  each run against the fitted model's prediction at its rate:\n");
-                    HeldOutValidation.appendPredictions(s, tested.fitRuns());
+                    ValidationText.appendPredictions(s, tested.fitRuns());
                 }
                 System.out.print(s);
                 separator = "\n";
@@ -177,10 +178,10 @@ public final class FitCommand implements Callable<Integer> {
             if (fit.identification().identified()) {
                 DpbFit.TestedDpb tested = fit.tested(openRun, heldOutRuns, seed);
                 StringBuilder s = new StringBuilder("  ").append(tested.lackOfFit().summary()).append('\n');
-                HeldOutValidation.appendPredictions(s, List.of(tested.open()));
+                ValidationText.appendPredictions(s, List.of(tested.open()));
                 if (!tested.heldOut().isEmpty()) {
                     s.append("  ").append(tested.predictionSummary()).append('\n');
-                    HeldOutValidation.appendPredictions(s, tested.heldOut());
+                    ValidationText.appendPredictions(s, tested.heldOut());
                 }
                 System.out.print(s);
             }

@@ -3,7 +3,7 @@ package io.queuelab.cli;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.telemetry.CpuSpeed;
 import io.queuelab.core.telemetry.ResourceUse;
-import io.queuelab.reports.data.ResourceTable;
+import io.queuelab.fit.runs.ResourceTable;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package io.queuelab.cli;
 
-import io.queuelab.reports.data.ResourceFigures;
-import io.queuelab.reports.data.ResourceTable;
+import io.queuelab.reports.report.ResourceFigures;
+import io.queuelab.fit.runs.ResourceTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -6,7 +6,7 @@ import io.queuelab.core.run.RunConfig;
 import io.queuelab.core.run.RunResult;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.Phase;
-import io.queuelab.reports.fit.HeldOutValidation;
+import io.queuelab.fit.HeldOutValidation;
 import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Model;
 import io.queuelab.sim.Simulation;

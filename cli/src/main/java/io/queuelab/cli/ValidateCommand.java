@@ -1,7 +1,9 @@
 package io.queuelab.cli;
 
-import io.queuelab.reports.fit.CandidateModels;
-import io.queuelab.reports.fit.HeldOutValidation;
+import io.queuelab.reports.text.ValidationJson;
+import io.queuelab.reports.text.ValidationText;
+import io.queuelab.fit.CandidateModels;
+import io.queuelab.fit.HeldOutValidation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -69,9 +71,9 @@ public final class ValidateCommand implements Callable<Integer> {
         }
         var result = HeldOutValidation.run(runs, holdout, models == null ? CandidateModels.STANDARD.all() : CandidateModels.STANDARD.named(models),
                 connections, serverCores.value(), seed);
-        System.out.print(HeldOutValidation.toTable(result));
+        System.out.print(ValidationText.toTable(result));
         if (json != null) {
-            HeldOutValidation.writeJson(result, json);
+            ValidationJson.write(result, json);
             System.out.println("wrote " + json);
         }
         return 0;

@@ -48,7 +48,7 @@ class InfluxCliTest {
         long firstBytes = Long.parseLong(stats.get(1).split(",")[1]);
         long lastBytes = Long.parseLong(stats.get(stats.size() - 1).split(",")[1]);
         assertTrue(lastBytes - firstBytes >= (scheduled - 1) * 60_000L, "writeReqBytes " + firstBytes + " -> " + lastBytes);
-        io.queuelab.reports.data.ResourceTable table = io.queuelab.reports.data.ResourceTable.of(List.of(run));
+        io.queuelab.fit.runs.ResourceTable table = io.queuelab.fit.runs.ResourceTable.of(List.of(run));
         assertTrue(table.render().contains("InfluxDB's writeReqBytes"), table.render());
     }
 

@@ -98,7 +98,7 @@ class JdbcCommandsTest {
         // issue 27: the network namespace's counters held every process's loopback traffic; the server's own count beside them
         assertTrue(r.out().contains("the server's traffic with its clients: ") && r.out().contains("less the telemetry session's own"),
                 r.out());
-        var traffic = io.queuelab.reports.data.ResourceTable.serverTraffic(runDir).orElseThrow();
+        var traffic = io.queuelab.fit.runs.ResourceTable.serverTraffic(runDir).orElseThrow();
         // 2 bulk rows a second of ~47 kB of JSON each: ~0.1 MB/s received, far below the telemetry's own 16 kB per 500 ms
         assertTrue(traffic.bytesPerSecond() > 50_000 && traffic.bytesPerSecond() < 200_000, traffic.toString());
     }

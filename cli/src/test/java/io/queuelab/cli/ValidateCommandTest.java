@@ -130,7 +130,7 @@ class ValidateCommandTest {
     void listModelsPrintsTheTableOfDocsModels() throws Exception {
         CliTestSupport.Result r = CliTestSupport.run("validate", "--list-models");
         assertEquals(0, r.exitCode(), r.err());
-        for (String name : io.queuelab.reports.fit.CandidateModels.STANDARD.names()) {
+        for (String name : io.queuelab.fit.CandidateModels.STANDARD.names()) {
             assertTrue(r.out().contains("| `" + name + "` |"), () -> name + " missing:\n" + r.out());
         }
         String docs = java.nio.file.Files.readString(Path.of("").toAbsolutePath().getParent().resolve("docs").resolve("models.md"));

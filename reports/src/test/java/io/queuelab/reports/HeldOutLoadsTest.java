@@ -1,6 +1,7 @@
 package io.queuelab.reports;
 
-import io.queuelab.reports.data.RunData;
+import io.queuelab.fit.SimRuns;
+import io.queuelab.fit.runs.RunData;
 import io.queuelab.reports.report.Report;
 import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,15 @@
 package io.queuelab.reports;
 
+import io.queuelab.reports.text.ValidationJson;
+import io.queuelab.reports.text.ValidationText;
+import io.queuelab.fit.SimRuns;
 import io.queuelab.core.telemetry.CpuSpeedProbe;
 import io.queuelab.core.telemetry.HostResourceSampler;
-import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.data.ServerWork;
-import io.queuelab.reports.fit.CandidateModels;
-import io.queuelab.reports.fit.HeldOutValidation;
-import io.queuelab.reports.fit.RunPrediction;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.ServerWork;
+import io.queuelab.fit.CandidateModels;
+import io.queuelab.fit.HeldOutValidation;
+import io.queuelab.fit.RunPrediction;
 import io.queuelab.reports.report.Report;
 import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Test;
@@ -57,7 +60,7 @@ class HeldOutServerWorkTest {
         assertEquals(1.25, slower.cpuUnitNanos(), 1e-9);
         assertEquals(0.75, slower.cpuSecondsPerRequest(), 1e-9);
         assertFalse(predictions.get(1).server().known(), "a run neither probed nor sampled");
-        String table = HeldOutValidation.toTable(result);
+        String table = ValidationText.toTable(result);
         assertTrue(table.contains("server of the fit runs (medians): probe unit 40.0 us, server cpu 4.000 ms per request"), table);
         assertTrue(table.matches("(?s).*held-out .* 1\\.25 / 0\\.75 \\(another server: cpu 25 % slower, 25 % less cpu per request\\) .*"),
                 table);
@@ -65,7 +68,7 @@ class HeldOutServerWorkTest {
         assertTrue(table.matches("(?s).*held-out-unprobed .* - / - .*"), table);
 
         Path json = dir.resolve("validate.json");
-        HeldOutValidation.writeJson(result, json);
+        ValidationJson.write(result, json);
         assertTrue(Files.readString(json).contains("\"cpuUnitNanos\" : 50000.0"), Files.readString(json));
         assertTrue(Files.readString(json).contains("\"cpuSecondsPerRequest\" : 0.003"), Files.readString(json));
 

@@ -1,13 +1,13 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.reports.data.IntervalSeries;
-import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.data.ServerTelemetry;
+import io.queuelab.fit.runs.IntervalSeries;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.ServerTelemetry;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.ScheduleStart;
 import io.queuelab.core.telemetry.ResourceUse;
-import io.queuelab.reports.fit.Flushes;
-import io.queuelab.reports.fit.ModelFit;
+import io.queuelab.fit.Flushes;
+import io.queuelab.fit.ModelFit;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.XYChart;

@@ -1,13 +1,13 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.data.RunShape;
-import io.queuelab.reports.fit.DpbFit;
-import io.queuelab.reports.fit.HeldOutValidation;
-import io.queuelab.reports.fit.RunPrediction;
-import io.queuelab.reports.fit.ModelFit;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.RunShape;
+import io.queuelab.fit.DpbFit;
+import io.queuelab.fit.HeldOutValidation;
+import io.queuelab.fit.RunPrediction;
+import io.queuelab.fit.ModelFit;
 import io.queuelab.sim.ArrivalProcess;
-import io.queuelab.reports.fit.Mm1Fits;
+import io.queuelab.fit.Mm1Fits;
 import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.SimulationResult;
 

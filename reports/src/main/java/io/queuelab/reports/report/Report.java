@@ -1,8 +1,8 @@
 package io.queuelab.reports.report;
 
 import io.queuelab.core.log.AtomicFile;
-import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.data.RunArguments;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.RunArguments;
 import org.knowm.xchart.XYChart;
 
 import java.io.IOException;

@@ -1,25 +1,26 @@
 package io.queuelab.reports.report;
 
+import io.queuelab.reports.text.ValidationText;
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.summary.SummaryText;
 import io.queuelab.core.run.SelfCheck;
 import io.queuelab.core.telemetry.CpuSpeed;
 import io.queuelab.core.telemetry.ResourceUse;
-import io.queuelab.reports.compare.LittlesLawCheck;
-import io.queuelab.reports.compare.Verdict;
-import io.queuelab.reports.data.MachineStalls;
-import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.data.RunShape;
-import io.queuelab.reports.data.ServerWork;
-import io.queuelab.reports.data.SteadyState;
-import io.queuelab.reports.fit.DpbFit;
-import io.queuelab.reports.fit.HeldOutValidation;
-import io.queuelab.reports.fit.RepeatedRuns;
-import io.queuelab.reports.fit.RunPrediction;
-import io.queuelab.reports.fit.ModelFit;
-import io.queuelab.reports.fit.Parameter;
-import io.queuelab.reports.fit.Residual;
+import io.queuelab.fit.compare.LittlesLawCheck;
+import io.queuelab.fit.compare.Verdict;
+import io.queuelab.fit.runs.MachineStalls;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.RunShape;
+import io.queuelab.fit.runs.ServerWork;
+import io.queuelab.fit.runs.SteadyState;
+import io.queuelab.fit.DpbFit;
+import io.queuelab.fit.HeldOutValidation;
+import io.queuelab.fit.RepeatedRuns;
+import io.queuelab.fit.RunPrediction;
+import io.queuelab.fit.ModelFit;
+import io.queuelab.fit.Parameter;
+import io.queuelab.fit.Residual;
 import io.queuelab.sim.Estimate;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.XYChart;
@@ -111,8 +112,8 @@ final class ReportPage {
                 ServerWork atItsLoad = result.fitServer().at(p);
                 row.add(p.server().over(atItsLoad).ratios()
                         + p.server().differenceFrom(atItsLoad).map(d -> ": another server (" + d + ")").orElse("")
-                        + (p.atOwnServer() == null ? "" : "; " + HeldOutValidation.ownServer(p))
-                        + (p.replay() == null ? "" : "; " + HeldOutValidation.serverReplay(p)));
+                        + (p.atOwnServer() == null ? "" : "; " + ValidationText.ownServer(p))
+                        + (p.replay() == null ? "" : "; " + ValidationText.serverReplay(p)));
             }
             rows.add(row);
         }
@@ -388,7 +389,7 @@ final class ReportPage {
         for (Map.Entry<RunData, ResourceUse> e : analysis.resources.entrySet()) {
             RunData r = e.getKey();
             // the server's own count of its traffic with its clients: the namespace's counters hold every process's
-            String serverTraffic = io.queuelab.reports.data.ResourceTable.serverTraffic(r.source())
+            String serverTraffic = io.queuelab.fit.runs.ResourceTable.serverTraffic(r.source())
                     .map(t -> Html.number(t.bytesPerSecond() / 1e3)).orElse("-");
             for (ResourceUse.Samples p : e.getValue().processes().values()) {
                 rows.add(List.of(r.name(), p.role() + " (pid " + p.pid() + ")", Html.number(p.spanSeconds()), Html.number(p.cpuPercent()),

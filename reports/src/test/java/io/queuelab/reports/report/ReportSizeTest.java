@@ -1,6 +1,6 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.reports.SimRuns;
+import io.queuelab.fit.SimRuns;
 import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Test;
@@ -46,7 +46,7 @@ class ReportSizeTest {
         var predicted = report.charts().get("n-t").getSeriesMap().values().stream()
                 .filter(s -> s.getName().endsWith(" predicted from the open fit runs (held out)")).findFirst().orElseThrow();
         assertEquals(7, predicted.getXData().length, predicted.getName());
-        double measured64 = 1e3 * io.queuelab.reports.data.RunData.read(sweep.resolve("closed-64")).meanResponseSeconds();
+        double measured64 = 1e3 * io.queuelab.fit.runs.RunData.read(sweep.resolve("closed-64")).meanResponseSeconds();
         assertEquals(measured64, predicted.getYData()[6], 0.05 * measured64, predicted.getName());
     }
 

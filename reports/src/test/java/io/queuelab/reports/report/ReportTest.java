@@ -1,7 +1,7 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.reports.SimRuns;
-import io.queuelab.reports.data.RunData;
+import io.queuelab.fit.SimRuns;
+import io.queuelab.fit.runs.RunData;
 import io.queuelab.sim.DirtyPageBufferModel;
 import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Assumptions;
@@ -136,7 +136,7 @@ class ReportTest {
     @Test
     void theReportFindsTheFlushesFitDpbFinds() throws IOException {
         Path measured = tmp.resolve("measured");
-        int fitted = io.queuelab.reports.fit.DpbFit.fit(RunData.read(measured.resolve("open-25.0")),
+        int fitted = io.queuelab.fit.DpbFit.fit(RunData.read(measured.resolve("open-25.0")),
                 RunData.read(measured.resolve("closed-50")), RunData.read(measured.resolve("closed-1"))).openFlushes().count();
         assertTrue(fitted > 100, "flushes in 600 s at 25/s: " + fitted);
         NodeList figures = document.getElementsByTagName("figure");

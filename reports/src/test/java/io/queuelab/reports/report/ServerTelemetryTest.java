@@ -1,8 +1,8 @@
 package io.queuelab.reports.report;
 
-import io.queuelab.reports.SimRuns;
-import io.queuelab.reports.data.RunData;
-import io.queuelab.reports.data.ServerTelemetry;
+import io.queuelab.fit.SimRuns;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.ServerTelemetry;
 import io.queuelab.sim.ArrivalProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,0 +1,100 @@
+package io.queuelab.fit;
+
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.RunShape;
+import io.queuelab.fit.runs.ServerWork;
+
+import java.io.IOException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a candidate model is fitted to: the open runs (sorted by arrival rate), each reduced to its
+ * {@link Mm1Point}, the closed runs (sorted by N: only the models measured from closed runs, such
+ * as the dirty-page-buffer model, use them), the system's limits, and the seed of every simulation
+ * a fit runs.
+ */
+public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> closedRuns, SystemLimits limits, long seed) {
+    public FitData {
+        runs = List.copyOf(runs);
+        points = List.copyOf(points);
+        closedRuns = List.copyOf(closedRuns);
+    }
+
+    /**
+     * The runs with a successful request among {@code runs}: the open ones sorted by arrival rate
+     * (those that are {@link #steadyOpen} only), the closed by N.
+     */
+    public static FitData of(List<RunData> runs, SystemLimits limits, long seed) {
+        List<RunData> measured = runs.stream().filter(r -> r.okCount() > 0).toList();
+        List<RunData> open = measured.stream().filter(FitData::steadyOpen)
+                .sorted(Comparator.comparingDouble(RunData::arrivalRate)).toList();
+        List<RunData> closed = measured.stream().filter(r -> RunShape.of(r).closed())
+                .sorted(Comparator.comparingInt(r -> RunShape.of(r).jobs())).toList();
+        return new FitData(open, open.stream().map(Mm1Point::of).toList(), closed, limits, seed);
+    }
+
+    /**
+     * Whether {@code run} is a point of a steady-state fit: an open run with a successful request
+     * whose self-check does not name the server's saturation ({@link RunData#serverSaturation}). A
+     * saturated run's responses are those of a queue that grew through it; at its rate a
+     * steady-state model has no answer to compare them with, and through it a fit bends to the
+     * growth.
+     */
+    public static boolean steadyOpen(RunData run) {
+        return RunShape.of(run).open() && run.okCount() > 0 && run.serverSaturation().isEmpty();
+    }
+
+    /** Whether {@code run} is an open run with a successful request whose self-check names the server's saturation. */
+    public static boolean saturatedOpen(RunData run) {
+        return RunShape.of(run).open() && run.okCount() > 0 && run.serverSaturation().isPresent();
+    }
+
+    /**
+     * One line for each open run among {@code runs} that {@link #of} leaves out, naming it and why,
+     * rather than dropping it without a word: a run that measured no request (a sweep's run at a
+     * rate too low for its length), one whose measured requests all failed, and one whose
+     * self-check says the server was saturated.
+     */
+    public static List<String> leftOut(List<RunData> runs) {
+        return runs.stream().filter(r -> RunShape.of(r).open() && !steadyOpen(r))
+                .map(r -> "note: run " + r.name() + (r.arrivals() == 0 ? " measured no request (none outside warm-up)"
+                        : r.okCount() == 0 ? " had no successful request among its " + r.arrivals() + " measured"
+                        : ": " + r.serverSaturation().orElseThrow())
+                        + ": left out of the fit, not a point of it")
+                .toList();
+    }
+
+    /**
+     * This data, when it holds open runs at {@code minimum} arrival rates or more; otherwise an
+     * IllegalArgumentException (one line) naming {@code what} needs them.
+     */
+    public FitData requireRates(int minimum, String what) {
+        if (points.size() < minimum) {
+            throw new IllegalArgumentException(what + " needs open runs at " + minimum + " or more arrival rates, got " + points.size());
+        }
+        return this;
+    }
+
+    /**
+     * The server the open runs measured ({@link ServerWork}: the medians of their cpu speed and cpu
+     * per request): the one a demand model is fitted to, and the one held-out runs are compared with.
+     */
+    public ServerWork server() throws IOException {
+        return ServerWork.median(runs);
+    }
+
+    /**
+     * The fit runs' server cpu per request by load ({@link LoadDemand}), of the runs that sampled it;
+     * per core of the server when its cores are known, else of one (the interpolation is the same).
+     */
+    public Optional<LoadDemand> loadDemand() throws IOException {
+        return LoadDemand.of(runs, limits.coresKnown() ? limits.cores() : 1);
+    }
+
+    /** The run with the lowest arrival rate: the least contended, where demand is closest to service. */
+    RunData lowestRate() {
+        return runs.get(0);
+    }
+}

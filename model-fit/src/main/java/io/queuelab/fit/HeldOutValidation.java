@@ -1,0 +1,271 @@
+package io.queuelab.fit;
+
+import io.queuelab.core.manifest.BackendInfo;
+import io.queuelab.core.manifest.Manifest;
+import io.queuelab.fit.runs.RunArguments;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.runs.RunShape;
+import io.queuelab.fit.runs.ServerWork;
+import io.queuelab.sim.FittedModel;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@code queuelab validate}: fits every candidate model on some runs and judges it by what it
+ * predicts for runs it was not fitted to (the held-out runs), from their workload alone.
+ *
+ * <p>Per model: the fit's two verdicts (identified; fits, {@link LackOfFit}), and per held-out run
+ * the measured and predicted mean, p50 and p99 and the CDF distance against the yardstick
+ * ({@link RunPrediction}). The selected model is the identified one with the smallest held-out
+ * error (the mean over held-out runs of the relative errors of mean, p50 and p99); a model within
+ * {@link #TIE} of a simpler one loses to it.
+ */
+public final class HeldOutValidation {
+    /** Held-out errors closer than this (absolute, e.g. 0.5 percentage points) are a tie, won by the simpler model. */
+    public static final double TIE = 0.005;
+    /**
+     * The seed of every simulation of a validation unless one is chosen: the report's, so that
+     * {@code queuelab validate} on a report's runs prints the report's numbers (a model's prediction
+     * moves with the seed by its simulation noise, a few per cent at a busy load).
+     */
+    public static final long DEFAULT_SEED = 1_000_003;
+
+    /** The fewest open loads of a rate sweep that {@link #heldOutLoads} holds two of out. */
+    public static final int MIN_LOADS_TO_HOLD_OUT = 5;
+
+    /**
+     * The loads of a rate sweep (in order of rate) that the report holds out and the demo runs again:
+     * the third and the last but one (0.5 and 0.8 X_max of the demo's 0.1, 0.3, 0.5, 0.7, 0.8, 0.9),
+     * so that fit loads lie on both sides of each; none with fewer than {@link #MIN_LOADS_TO_HOLD_OUT}.
+     */
+    public static <T> List<T> heldOutLoads(List<T> loadsByRate) {
+        int n = loadsByRate.size();
+        return n < MIN_LOADS_TO_HOLD_OUT ? List.of() : List.of(loadsByRate.get(2), loadsByRate.get(n - 2));
+    }
+
+    /** One model's outcome. */
+    public record ModelOutcome(CandidateFit fit, List<RunPrediction> fitRuns, List<RunPrediction> predictions) {
+        /** The mean held-out error; infinite for a model that predicts nothing or cannot carry a held-out load (a miss). */
+        public double heldOutError() {
+            return predictions.isEmpty() ? Double.POSITIVE_INFINITY
+                    : predictions.stream().mapToDouble(RunPrediction::error).average().orElseThrow();
+        }
+
+        /** The held-out error in words: "12.3 %", or the loads the model could not carry. */
+        public String describeHeldOutError() {
+            long saturated = predictions.stream().filter(RunPrediction::saturated).count();
+            return saturated > 0 ? String.format(Locale.ROOT, "a miss: the model saturates at %d of the %d held-out runs", saturated,
+                    predictions.size()) : String.format(Locale.ROOT, "%.1f %%", 100 * heldOutError());
+        }
+    }
+
+    /**
+     * The outcome of a validation: each model's, the limits used, the selected model's name (null
+     * when none is identified), and the fit runs' server ({@link FitServer}: the medians of their
+     * cpu speed and cpu time per request, and their cpu per request by load), against which each
+     * held-out run's own is compared: a model of one server fitted on its runs cannot be held to a
+     * run that measured another (a slower cpu, or more work per request than at the same load); and
+     * the held-out runs made at one load more than once ({@link RepeatedRuns}: the server's own
+     * run-to-run spread, which each model's prediction of that load is judged against); and a note
+     * for each run left out of the fit or of the predictions ({@link FitData#leftOut}: one that
+     * measured nothing, or a growing queue).
+     */
+    public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, FitServer fitServer,
+                         List<RepeatedRuns.Group> repeats, List<String> leftOut) {
+        public ModelOutcome model(String name) {
+            return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no model " + name));
+        }
+    }
+
+    private HeldOutValidation() {
+    }
+
+    /**
+     * Validates {@code models} fitted on the runs of {@code fit} (run or sweep directories, CSV
+     * logs) against the runs of {@code holdout}. Bad input is an IllegalArgumentException with a
+     * one-line message.
+     */
+    public static Result run(List<Path> fit, List<Path> holdout, List<CandidateModel> models, Integer connections, Integer cores,
+                             long seed) throws IOException {
+        if (connections != null && connections < 1) {
+            throw new IllegalArgumentException("--connections must be a whole number of at least 1, got " + connections);
+        }
+        if (cores != null && cores < 1) {
+            throw new IllegalArgumentException("--server-cores must be a whole number of at least 1, got " + cores);
+        }
+        List<Path> fitRuns = RunArguments.expand(fit);
+        List<Path> heldOut = RunArguments.expand(holdout);
+        if (heldOut.isEmpty()) {
+            throw new IllegalArgumentException("give the held-out runs with --holdout RUN[,RUN...]");
+        }
+        for (Path h : heldOut) {
+            for (Path f : fitRuns) {
+                if (same(h, f)) {
+                    throw new IllegalArgumentException("held-out run " + h + " is also a fit run: a model is judged on runs it was not fitted to");
+                }
+            }
+        }
+        List<RunData> fitData = RunArguments.read(fitRuns);
+        List<RunData> heldOutData = RunArguments.read(heldOut);
+        return of(fitData, heldOutData, heldOut.stream().map(Path::toString).toList(), models,
+                SystemLimits.of(fitData, connections, cores), seed);
+    }
+
+    /**
+     * Validates {@code models} fitted on {@code fitRuns} against {@code heldOut} (named
+     * {@code heldOutNames} in the outcome), runs already read.
+     */
+    public static Result of(List<RunData> fitRuns, List<RunData> heldOut, List<String> heldOutNames, List<CandidateModel> models,
+                            SystemLimits limits, long seed) throws IOException {
+        List<RunData> all = new ArrayList<>(fitRuns);
+        all.addAll(heldOut);
+        refuseMixedRuns(all);
+        // a held-out run that measured a growing queue is no test of a steady-state prediction, as it is no point of a fit
+        List<String> leftOut = new ArrayList<>(FitData.leftOut(fitRuns));
+        List<RunData> predicted = new ArrayList<>();
+        List<String> predictedNames = new ArrayList<>();
+        for (int i = 0; i < heldOut.size(); i++) {
+            RunData h = heldOut.get(i);
+            if (FitData.saturatedOpen(h)) {
+                leftOut.add("note: held-out run " + heldOutNames.get(i) + ": " + h.serverSaturation().orElseThrow()
+                        + ": left out of the predictions, a steady-state model has no answer at its rate to compare");
+            } else {
+                predicted.add(h);
+                predictedNames.add(heldOutNames.get(i));
+            }
+        }
+        if (predicted.isEmpty()) {
+            throw new IllegalArgumentException("every held-out run measured a saturated server (a queue that grew through it): nothing"
+                    + " a steady-state model could be judged on");
+        }
+        heldOut = predicted;
+        heldOutNames = predictedNames;
+        FitData data = FitData.of(fitRuns, limits, seed).requireRates(2, "validate");
+        for (RunData h : heldOut) {
+            if (h.okCount() == 0) {
+                throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
+            }
+        }
+        FitServer fitServer = FitServer.of(data);
+        List<Optional<ServerWorkByInterval>> byInterval = new ArrayList<>();
+        for (RunData h : heldOut) {
+            byInterval.add(RunShape.of(h).open() ? ServerWorkByInterval.of(h) : Optional.empty());
+        }
+        List<ModelOutcome> outcomes = new ArrayList<>();
+        for (CandidateModel model : models) {
+            outcomes.add(evaluate(model, data, heldOutNames, heldOut, byInterval, fitServer, seed));
+        }
+        return new Result(data.limits(), outcomes, select(outcomes), fitServer, RepeatedRuns.of(heldOut, heldOutNames), List.copyOf(leftOut));
+    }
+
+    private static ModelOutcome evaluate(CandidateModel candidate, FitData data, List<String> heldOutNames, List<RunData> heldOut,
+                                         List<Optional<ServerWorkByInterval>> byInterval, FitServer fitServer, long seed) throws IOException {
+        TestedFit tested = TestedFit.of(candidate.fit(data), data);
+        CandidateFit fit = tested.fit();
+        if (!fit.identified()) {
+            return new ModelOutcome(fit, List.of(), List.of());
+        }
+        List<RunPrediction> predictions = new ArrayList<>();
+        for (int i = 0; i < heldOut.size(); i++) {
+            RunData run = heldOut.get(i);
+            String name = heldOutNames.get(i);
+            FittedModel model = fit.modelFor(run);
+            RunPrediction p = RunPrediction.of(name, run, model, seed);
+            // at its own server: the run's cpu per request over what the model's demand was taken from
+            ServerWork reference = candidate.demandFollowsLoad() ? fitServer.at(p) : fitServer.medians();
+            double factor = p.server().demandFactor(reference);
+            if (candidate.demandScalable() && Double.isFinite(factor)) {
+                p = p.withOwnServer(run, model, factor, seed);
+            }
+            // the run's server interval by interval, against the same reference
+            double perRequest = reference.cpuSecondsPerRequest();
+            if (candidate.demandScalable() && byInterval.get(i).isPresent() && perRequest > 0 && Double.isFinite(perRequest)) {
+                double overall = p.server().cpuSecondsPerRequest() / perRequest;
+                ServerWorkByInterval w = byInterval.get(i).get();
+                p = p.withServerReplay(run, model, w.periodSeconds(), w.factors(perRequest, Double.isFinite(overall) ? overall : 1),
+                        w.measuredFrom(), seed);
+            }
+            predictions.add(p);
+        }
+        return new ModelOutcome(fit, tested.fitRuns(), predictions);
+    }
+
+    /** The identified model with the smallest held-out error; a later (less simple) one must beat it by more than {@link #TIE}. */
+    static String select(List<ModelOutcome> outcomes) {
+        ModelOutcome best = null;
+        for (ModelOutcome o : outcomes) {
+            if (!o.fit().identified() || !Double.isFinite(o.heldOutError())) {
+                continue;
+            }
+            if (best == null || o.heldOutError() < best.heldOutError() - TIE) {
+                best = o;
+            }
+        }
+        return best == null ? null : best.fit().name();
+    }
+
+    private static boolean same(Path a, Path b) {
+        try {
+            return a.toRealPath().equals(b.toRealPath());
+        } catch (IOException e) {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        }
+    }
+
+    /** Refuses runs whose manifests name different operations or servers: one model describes one workload on one server. */
+    static void refuseMixedRuns(List<RunData> runs) {
+        RunData first = null;
+        Map<String, Object> firstIdentity = null;
+        for (RunData run : runs) {
+            Map<String, Object> identity = identity(run);
+            if (identity == null) {
+                continue; // a CSV log says nothing of its workload
+            }
+            if (first == null) {
+                first = run;
+                firstIdentity = identity;
+                continue;
+            }
+            for (String key : identity.keySet()) {
+                if (firstIdentity.containsKey(key) && !Objects.equals(firstIdentity.get(key), identity.get(key))) {
+                    throw new IllegalArgumentException("runs of different workloads or servers mixed: " + first.name() + " has " + key
+                            + " " + firstIdentity.get(key) + ", " + run.name() + " has " + identity.get(key));
+                }
+            }
+        }
+    }
+
+    private static Map<String, Object> identity(RunData run) {
+        BackendInfo backend = run.manifest().flatMap(Manifest::backend).orElse(null);
+        if (backend == null) {
+            return null;
+        }
+        Map<String, Object> id = new LinkedHashMap<>();
+        id.put("operations", backend.operations().stream().map(BackendInfo.Operation::name).sorted().toList().toString());
+        if (backend.server() != null) {
+            for (String key : List.of("name", "backend", "jdbcUrl", "serverVersion", "workload")) {
+                if (backend.server().containsKey(key)) {
+                    String value = String.valueOf(backend.server().get(key));
+                    // the embedded server listens on a free port of each run's own: the same server on this machine
+                    id.put(key, key.equals("jdbcUrl") ? value.replaceFirst("//(127\\.0\\.0\\.1|localhost):\\d+/", "//$1/") : value);
+                }
+            }
+        }
+        return id;
+    }
+
+    /** The relative difference of a prediction from a measurement, in per cent. */
+    public static double percent(double predicted, double measured) {
+        return 100 * (predicted - measured) / measured;
+    }
+
+}

@@ -1,0 +1,92 @@
+package io.queuelab.fit.compare;
+
+import org.HdrHistogram.Histogram;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A measured response-time distribution against a simulated one (models.md section 5): the
+ * quantiles p50 to p99.9 side by side, KS D and Wasserstein-1, each judged against the yardstick:
+ * the same distance between pairs of independent simulated replications with the measured
+ * sample size. A distance at or below the yardstick's 95th percentile is "within simulation
+ * noise"; above it, "beyond it". (Pairs of replications carry the noise of two samples, so the
+ * yardstick errs on the lenient side by up to a factor of about sqrt 2.)
+ */
+public record Comparison(String measuredName, String simulatedName, long measuredCount, long simulatedCount,
+                         int yardstickPairs, List<Verdict> rows) {
+    public static final double[] QUANTILES = {0.5, 0.9, 0.95, 0.99, 0.999};
+    static final double YARDSTICK_PERCENTILE = 95;
+
+    public static Comparison of(String measuredName, Histogram measured, String simulatedName, Histogram simulated,
+                                List<Histogram> replications) {
+        int metrics = QUANTILES.length + 2;
+        List<double[]> pairDistances = new ArrayList<>();
+        for (int i = 0; i + 1 < replications.size(); i += 2) {
+            pairDistances.add(metrics(replications.get(i), replications.get(i + 1)));
+        }
+        double[] actual = metrics(measured, simulated);
+        List<Verdict> rows = new ArrayList<>();
+        for (int m = 0; m < metrics; m++) {
+            double bound = Double.NaN;
+            if (!pairDistances.isEmpty()) {
+                double[] values = new double[pairDistances.size()];
+                for (int k = 0; k < values.length; k++) {
+                    values[k] = pairDistances.get(k)[m];
+                }
+                bound = values.length == 1 ? values[0] : new Percentile().evaluate(values, YARDSTICK_PERCENTILE);
+            }
+            if (m < QUANTILES.length) {
+                double q = QUANTILES[m];
+                rows.add(new Verdict(quantileName(q), quantile(measured, q), quantile(simulated, q), actual[m], bound, "s"));
+            } else if (m == QUANTILES.length) {
+                rows.add(new Verdict("KS D", Double.NaN, Double.NaN, actual[m], bound, ""));
+            } else {
+                rows.add(new Verdict("Wasserstein-1", Double.NaN, Double.NaN, actual[m], bound, "s"));
+            }
+        }
+        return new Comparison(measuredName, simulatedName, measured.getTotalCount(), simulated.getTotalCount(),
+                pairDistances.size(), rows);
+    }
+
+    /** |quantile differences| (s), then KS D, then W1 (s). */
+    static double[] metrics(Histogram a, Histogram b) {
+        double[] out = new double[QUANTILES.length + 2];
+        for (int i = 0; i < QUANTILES.length; i++) {
+            out[i] = Math.abs(quantile(a, QUANTILES[i]) - quantile(b, QUANTILES[i]));
+        }
+        Distances d = Distances.between(a, b);
+        out[QUANTILES.length] = d.ks();
+        out[QUANTILES.length + 1] = d.wasserstein();
+        return out;
+    }
+
+    static double quantile(Histogram h, double q) {
+        return h.getValueAtPercentile(q * 100) / 1e9;
+    }
+
+    public static String quantileName(double q) {
+        return "p" + java.math.BigDecimal.valueOf(q * 100).stripTrailingZeros().toPlainString();
+    }
+
+    public Verdict row(String metric) {
+        return rows.stream().filter(r -> r.metric().equals(metric)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no metric " + metric));
+    }
+
+    public String toTable() {
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
+                "measured %s (%d requests) vs simulated %s (%d requests); yardstick: %d pairs of replications of %d%n",
+                measuredName, measuredCount, simulatedName, simulatedCount, yardstickPairs, measuredCount));
+        s.append(String.format(Locale.ROOT, "  %-14s %12s %12s %12s %12s  %s%n", "metric", "measured", "simulated", "distance", "yardstick", "verdict"));
+        for (Verdict r : rows) {
+            s.append(String.format(Locale.ROOT, "  %-14s %12s %12s %12.5g %12.5g  %s%n", r.metric(),
+                    Double.isNaN(r.measured()) ? "" : String.format(Locale.ROOT, "%.5g", r.measured()),
+                    Double.isNaN(r.simulated()) ? "" : String.format(Locale.ROOT, "%.5g", r.simulated()),
+                    r.distance(), r.yardstick(), r.verdict()));
+        }
+        return s.toString();
+    }
+}

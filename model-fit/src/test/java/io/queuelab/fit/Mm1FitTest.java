@@ -1,0 +1,96 @@
+package io.queuelab.fit;
+
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.fit.LoadDependentFit;
+import io.queuelab.fit.Mm1Fits;
+import io.queuelab.fit.Mm1Point;
+import io.queuelab.fit.ModelFit;
+import io.queuelab.fit.Residual;
+import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.LoadDependentModel;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Open runs simulated by model-sim from known M/M/1 parameters are fitted back. */
+class Mm1FitTest {
+    static final double X = 0.01;   // mu = 100/s
+    static final double L = 0.005;  // latency outside the queue
+    static final double[] RATES = {1, 20, 40, 55, 70};
+
+    @TempDir
+    static Path tmp;
+    static List<Mm1Point> points = new ArrayList<>();
+
+    @BeforeAll
+    static void simulateSweep() throws IOException {
+        for (int i = 0; i < RATES.length; i++) {
+            Path dir = tmp.resolve("rate-" + RATES[i]);
+            SimRuns.write(dir, SimRuns.modifiedMm1(X, L), ArrivalProcess.open(RATES[i]), 600_000, 100 + i);
+            points.add(Mm1Point.of(RunData.read(dir)));
+        }
+    }
+
+    @Test
+    void paperMethodRecoversMuAndLatencyWithin5Percent() {
+        ModelFit fit = Mm1Fits.paper(points);
+        assertTrue(fit.identified(), fit.toTable());
+        assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toTable());
+        assertEquals(L, fit.value("l"), 0.05 * L, fit.toTable());
+        assertEquals(points.get(0).meanResponse(), fit.value("R0"), 1e-12);
+        assertTrue(fit.parameter("l").standardError() > 0 && Double.isFinite(fit.parameter("l").standardError()));
+        assertEquals(RATES.length, fit.residuals().size());
+        for (Residual r : fit.residuals()) {
+            assertTrue(Math.abs(r.relative()) < 0.05, fit.toTable());
+        }
+    }
+
+    @Test
+    void jointFitRecoversMuAndLatencyWithin5PercentWithStandardErrors() {
+        ModelFit fit = Mm1Fits.joint(points);
+        assertTrue(fit.identified(), fit.toTable());
+        assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toTable());
+        assertEquals(L, fit.value("l"), 0.05 * L, fit.toTable());
+        double seMu = fit.parameter("mu").standardError();
+        assertTrue(seMu > 0 && seMu < 0.05 / X, fit.toTable());
+        assertTrue(fit.rmsRelativeResidual() < 0.03, fit.toTable());
+        // the curve passes through the model at a rate between the points
+        assertEquals(Mm1Fits.meanResponse(50, X, L), fit.curve().applyAsDouble(50), 0.05 * Mm1Fits.meanResponse(50, X, L));
+    }
+
+    @Test
+    void fitsRefuseTooFewOrImpossiblePoints() {
+        assertThrows(IllegalArgumentException.class, () -> Mm1Fits.paper(points.subList(0, 1)));
+        assertThrows(IllegalArgumentException.class, () -> new Mm1Point("no requests", 10, Double.NaN, 0));
+    }
+
+    @Test
+    void loadDependentFitRecoversPFromASimulatedLoadDependentServer() throws IOException {
+        double x = 0.01, p = 0.02;
+        List<Mm1Point> ld = new ArrayList<>();
+        double[] rates = {5, 15, 25, 35, 45};
+        for (int i = 0; i < rates.length; i++) {
+            Path dir = tmp.resolve("ld-" + rates[i]);
+            SimRuns.write(dir, LoadDependentModel.exponential(x, p, 1000), ArrivalProcess.open(rates[i]), 200_000, 200 + i);
+            ld.add(Mm1Point.of(RunData.read(dir)));
+        }
+        ModelFit fit = LoadDependentFit.fitWithLatency(ld, 1000, 0);
+        assertTrue(fit.identified(), fit.toTable());
+        assertEquals(p, fit.value("p"), 0.25 * p, fit.toTable());
+        assertEquals(x, fit.value("x"), 0.05 * x, fit.toTable());
+        ModelFit free = LoadDependentFit.fit(ld, 1000);
+        assertTrue(free.rmsRelativeResidual() < 0.01, free.toTable());
+        assertTrue(Double.isFinite(fit.parameter("p").standardError()), fit.toTable());
+        // a plain M/M/1 curve fits these points worse than the load-dependent one
+        assertTrue(Mm1Fits.joint(ld).rmsRelativeResidual() > fit.rmsRelativeResidual(), fit.toTable());
+    }
+}

@@ -1,0 +1,80 @@
+package io.queuelab.fit;
+
+import io.queuelab.fit.SimRuns;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.Distribution;
+import io.queuelab.sim.FittedModel;
+import io.queuelab.sim.LoadDependentModel;
+import io.queuelab.sim.MM1Model;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A prediction of a model that keeps no steady state on a run's time scale is "unstable", never a crash or a number. */
+class RunPredictionTest {
+
+    @Test
+    void aModelWhoseResponsesPassADayPredictsNoSteadyState(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        SimRuns.write(run, new MM1Model(Distribution.exponential(0.002)), ArrivalProcess.open(200), 5_000, 1);
+        RunData measured = RunData.read(run);
+        // the load-dependent M/M/1 with p = 0.99: the service time nearly doubles with every job inside, up to 200 jobs
+        // (as a fit of a demo's range sweep gave it); its responses pass Long.MAX_VALUE ns, which a histogram cannot compare
+        RunPrediction wild = RunPrediction.open("run", measured, new FittedModel("mm1-ld", LoadDependentModel.exponential(0.002, 0.99, 200),
+                0.001), 1);
+        assertTrue(wild.saturated(), () -> "predicted mean " + wild.predictedMean());
+        RunPrediction sane = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(0.002)), 0), 1);
+        assertFalse(sane.saturated());
+    }
+
+    @Test
+    void aModelAtItsCapacityIsNoTestOfTheRunsCdf(@TempDir Path dir) throws Exception {
+        // a run of 2,000 requests at 499/s; an M/M/1 at utilization 0.998 there: each replication of the run's size drifts its own way,
+        // so the yardstick (their KS D) passes 0.5 and would call any run "within"
+        Path run = dir.resolve("run");
+        SimRuns.write(run, new MM1Model(Distribution.exponential(0.001)), ArrivalProcess.open(499), 2_000, 3);
+        RunData measured = RunData.read(run);
+        double service = 0.998 / measured.arrivalRate(); // utilization 0.998 at the run's measured rate
+        RunPrediction atCapacity = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(service)),
+                0), 1);
+        assertFalse(atCapacity.saturated(), () -> "predicted mean " + atCapacity.predictedMean());
+        assertTrue(atCapacity.ksYardstick() > io.queuelab.fit.compare.Verdict.MAX_KS_YARDSTICK, () -> "yardstick " + atCapacity.ksYardstick());
+        assertFalse(atCapacity.withinYardstick(), () -> "KS D " + atCapacity.ks() + " against " + atCapacity.ksYardstick());
+        assertTrue(atCapacity.cdfVerdict().startsWith("no test"), atCapacity.cdfVerdict());
+        // a model of the run's own server is tested as before
+        RunPrediction own = RunPrediction.open("run", measured, new FittedModel("mm1", new MM1Model(Distribution.exponential(0.001)), 0), 1);
+        assertTrue(own.testing() && own.withinYardstick(), () -> own.cdfVerdict() + ": KS D " + own.ks() + " against " + own.ksYardstick());
+    }
+
+    /**
+     * A load the model cannot carry is said so, in words and with the model's capacity, and is a
+     * miss for selection; no predicted figure is printed for it (a load-dependent model that refused
+     * requests at its limit once printed a mean 51,614 times the measured one).
+     */
+    @Test
+    void aLoadTheModelCannotCarryIsSaidSoAndIsAMiss(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        SimRuns.write(run, new MM1Model(Distribution.exponential(0.002)), ArrivalProcess.open(400), 5_000, 5);
+        RunData measured = RunData.read(run);
+        FittedModel tooSlow = new FittedModel("mm1", new MM1Model(Distribution.exponential(1 / 387.0)), 0.001);
+        RunPrediction beyond = RunPrediction.open("run", measured, tooSlow, 1);
+        assertTrue(beyond.saturated());
+        assertTrue(beyond.saturation().startsWith("saturated at ") && beyond.saturation().endsWith(": capacity 387.0/s"), beyond.saturation());
+        assertEquals(Double.POSITIVE_INFINITY, beyond.error());
+        assertTrue(Double.isNaN(beyond.predictedMean()));
+        assertFalse(beyond.withinYardstick());
+
+        // utilization below 1 in law, but it refuses the requests beyond its 20 inside, where its speed has fallen below the load
+        FittedModel refusing = new FittedModel("mm1-ld", LoadDependentModel.exponential(0.002, 0.3, 20), 0.001);
+        RunPrediction refused = RunPrediction.open("run", measured, refusing, 1);
+        assertTrue(refused.saturated(), () -> "predicted mean " + refused.predictedMean());
+        assertTrue(refused.saturation().contains("refuses"), refused.saturation());
+
+    }
+}
