@@ -1,6 +1,7 @@
 package io.queuelab.cli;
 
 import io.queuelab.reports.text.ValidationText;
+import io.queuelab.fit.RunNotes;
 import io.queuelab.fit.runs.RunArguments;
 import io.queuelab.fit.runs.RunData;
 import io.queuelab.fit.runs.ServerTelemetry;
@@ -10,7 +11,6 @@ import io.queuelab.fit.DpbFit;
 import io.queuelab.fit.FitData;
 import io.queuelab.fit.HeldOutValidation;
 import io.queuelab.fit.LoadDependentFit;
-import io.queuelab.fit.Mm1Point;
 import io.queuelab.fit.SystemLimits;
 import io.queuelab.fit.TestedFit;
 import io.queuelab.fit.PauseCauses;
@@ -71,11 +71,12 @@ public final class FitCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--latency applies to --load-dependent only");
             }
             List<Path> expanded = RunArguments.expand(runs);
-            refuseTwice(expanded);
+            RunArguments.refuseTwice(expanded, "each run is one point of the fit");
             List<RunData> measured = RunArguments.read(expanded);
+            HeldOutValidation.refuseMixedRuns(measured); // one model, one workload on one server: validate's rule, and the report's
             FitData.leftOut(measured).forEach(System.out::println); // first: runs that are no point of the fit
+            RunNotes.of(measured, expanded.stream().map(Path::toString).toList()).forEach(System.out::println); // and runs not vouched for
             FitData data = FitData.of(measured, SystemLimits.of(measured, null, null), seed).requireRates(2, "an M/M/1 fit");
-            refuseOneRate(data.points());
             List<CandidateModel> models = new java.util.ArrayList<>(CandidateModels.STANDARD.named("mm1-paper,mm1"));
             if (loadDependent) {
                 models.add(CandidateModels.loadDependent(capacity, latency));
@@ -93,38 +94,6 @@ public final class FitCommand implements Callable<Integer> {
             return 0;
         }
     }
-
-    /** A run given twice (by two spellings, or in a sweep and alone) would be two identical points of one fit. */
-    static void refuseTwice(List<Path> runs) throws IOException {
-        java.util.Map<Path, Path> seen = new java.util.HashMap<>();
-        for (Path run : runs) {
-            Path earlier = seen.putIfAbsent(run.toRealPath(), run);
-            if (earlier != null) {
-                throw new IllegalArgumentException("run " + run + " is given twice" + (earlier.equals(run) ? "" : " (also as " + earlier + ")")
-                        + ": each run is one point of the fit");
-            }
-        }
-    }
-
-    /**
-     * Runs at one arrival rate cannot separate the service time from the latency (before: an
-     * "identified" fit with mu = 3.5e10/s). Runs at one target rate measure rates a few per cent
-     * apart (Poisson noise), so rates within {@value #ONE_RATE_SPREAD} of each other count as one.
-     */
-    static void refuseOneRate(List<Mm1Point> points) {
-        if (points.size() < 2) {
-            return; // the fit itself asks for 2 or more arrival rates
-        }
-        double low = points.stream().mapToDouble(Mm1Point::lambda).min().orElse(0);
-        double high = points.stream().mapToDouble(Mm1Point::lambda).max().orElse(0);
-        if (high <= low * (1 + ONE_RATE_SPREAD)) {
-            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-                    "the %d runs are all at one arrival rate (%.4g-%.4g/s): fitting mu and l needs runs at two rates or more",
-                    points.size(), low, high));
-        }
-    }
-
-    private static final double ONE_RATE_SPREAD = 0.05;
 
     @Command(name = "dpb", mixinStandardHelpOptions = true,
             description = {"The dirty-page-buffer model of seed 004 the paper's way (section 4.2), printed as its Table 1."})

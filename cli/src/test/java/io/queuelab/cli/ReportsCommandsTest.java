@@ -43,6 +43,34 @@ class ReportsCommandsTest {
         return dir;
     }
 
+    /**
+     * Runs of different backends are never fitted together: {@code fit mm1} refuses them as validate
+     * does, and a report shows them side by side, unfitted (before: rc 0 and an M/M/1 "identified" at
+     * l = -1.388 ms with a negative fitted mean).
+     */
+    @Test
+    void runsOfDifferentBackendsAreShownSideBySideNeverFittedTogether() throws java.io.IOException {
+        java.util.List<String> runs = new java.util.ArrayList<>();
+        for (String[] r : new String[][] {{"noop", "200"}, {"noop", "400"}, {"mm1", "300"}, {"mm1", "600"}}) {
+            Path dir = tmp.resolve("mixed-" + r[0] + "-" + r[1]);
+            assertEquals(0, run("run", "--backend", r[0], "--mu", "1000", "--rate", r[1], "--duration", "1500ms", "--warmup", "300ms",
+                    "--report-interval", "0", "--out", dir.toString()), stderr());
+            runs.add(dir.toString());
+        }
+        java.util.List<String> fit = new java.util.ArrayList<>(java.util.List.of("fit", "mm1"));
+        fit.addAll(runs);
+        CliTestSupport.assertEachIsRefused(new String[][] {fit.toArray(String[]::new)});
+        assertTrue(CliTestSupport.run(fit.toArray(String[]::new)).err().contains("runs of different workloads or servers mixed"));
+        Path html = tmp.resolve("mixed.html");
+        java.util.List<String> report = new java.util.ArrayList<>(java.util.List.of("report", "--out", html.toString()));
+        report.addAll(runs);
+        assertEquals(0, run(report.toArray(String[]::new)), stderr());
+        String page = Files.readString(html);
+        assertTrue(page.contains("Not fitted: runs of different workloads or servers mixed"), "the M/M/1 section");
+        assertTrue(page.contains("No held-out validation: runs of different workloads or servers mixed"), "the held-out section");
+        assertFalse(page.contains("identified ("), "no fit is identified");
+    }
+
     /** {@code fit mm1 --load-dependent --latency 0} on a sweep of a simulated load-dependent server recovers p and x. */
     @Test
     void fitMm1LoadDependentRecoversPFromASimulatedSweep() {
@@ -246,8 +274,8 @@ class ReportsCommandsTest {
         Files.copy(a, copy);
         CliTestSupport.assertEachIsRefused(new String[][] {{"fit", "mm1", a.toString(), copy.toString()}});
         String err = CliTestSupport.run("fit", "mm1", a.toString(), copy.toString()).err().strip();
-        assertTrue(err.matches("queuelab: the 2 runs are all at one arrival rate \\([0-9.]+-[0-9.]+/s\\): fitting mu and l "
-                + "needs runs at two rates or more"), err);
+        assertTrue(err.matches("queuelab: the 2 runs are at one arrival rate \\([0-9.]+-[0-9.]+/s\\): an M/M/1 fit needs open runs "
+                + "at 2 or more arrival rates"), err);
     }
 
     @Test

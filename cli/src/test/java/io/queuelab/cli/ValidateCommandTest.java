@@ -50,7 +50,7 @@ class ValidateCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("selected: "), r.out());
         JsonNode root = new ObjectMapper().readTree(json.toFile());
-        assertEquals(Set.of("selected", "leftOut", "fitServer", "models", "repeats"), names(root));
+        assertEquals(Set.of("selected", "leftOut", "notes", "fitServer", "models", "repeats"), names(root));
         assertEquals(0, root.get("leftOut").size(), root.toString());
         // the two held-out runs of one configured rate: the server's own spread
         assertEquals(1, root.get("repeats").size(), root.toString());
@@ -183,6 +183,59 @@ class ValidateCommandTest {
         CliTestSupport.assertEachIsRefused(new String[][] {{"validate", sweep.toString(), "--holdout", saturated.toString()}});
         assertTrue(CliTestSupport.run("validate", sweep.toString(), "--holdout", saturated.toString()).err()
                 .contains("every held-out run measured a saturated server"));
+    }
+
+    /**
+     * Faults round 4: the same run twice (by any path, a symlink included) is refused as a run both
+     * fit and held out is, and runs are counted by their distinct rates, not as points (before:
+     * {@code validate r300 r300 r300} selected a model that "fits, p = 1.0" with mu = 2.6e10); a core
+     * count no machine has is refused before anything is read (before: 1048576 ran for minutes).
+     */
+    @Test
+    void aRunGivenTwiceOrRunsAtOneRateOrAbsurdCoresAreRefused() throws Exception {
+        Path link = tmp.resolve("low-link");
+        java.nio.file.Files.createSymbolicLink(link, low);
+        Path copy = tmp.resolve("low-copy");
+        java.nio.file.Files.createDirectories(copy);
+        try (var files = java.nio.file.Files.list(low)) {
+            for (Path f : files.toList()) {
+                java.nio.file.Files.copy(f, copy.resolve(f.getFileName()));
+            }
+        }
+        CliTestSupport.assertEachIsRefused(new String[][] {
+                {"validate", low.toString(), low.toString(), low.toString(), "--holdout", holdout.toString()},
+                {"validate", low.toString(), link.toString(), "--holdout", holdout.toString()},
+                {"validate", low.toString(), mid.toString(), "--holdout", holdout + "," + holdout},
+                {"validate", low.toString(), copy.toString(), "--holdout", holdout.toString()},
+                {"validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--server-cores", "1048576"},
+        });
+        assertEquals("queuelab: run " + link + " is given twice (also as " + low + "): each run is one point of the fit",
+                CliTestSupport.run("validate", low.toString(), link.toString(), "--holdout", holdout.toString()).err().strip());
+        assertTrue(CliTestSupport.run("validate", low.toString(), copy.toString(), "--holdout", holdout.toString()).err()
+                .contains("the 2 runs are at one arrival rate"));
+        assertTrue(CliTestSupport.run("validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--server-cores",
+                "1048576").err().contains("--server-cores must be a whole number from 1 to 8192"));
+    }
+
+    /**
+     * Runs whose manifests record different servers (an emulated M/M/1 of mu 1000 and one of 500) are
+     * validated together with a note that says so (before: a model was selected without a word).
+     */
+    @Test
+    void runsOfServersThatDifferInASettingAreNoted() {
+        List<String> args = new ArrayList<>(List.of("validate"));
+        for (String[] run : new String[][] {{"mu1000-r200", "1000", "200"}, {"mu1000-r500", "1000", "500"}, {"mu500-r300", "500", "300"}}) {
+            Path dir = tmp.resolve(run[0]);
+            assertEquals(0, CliTestSupport.run("run", "--backend", "mm1", "--mu", run[1], "--rate", run[2], "--duration", "1500ms",
+                    "--warmup", "300ms", "--report-interval", "0", "--out", dir.toString()).exitCode());
+            args.add(dir.toString());
+        }
+        String held = args.remove(args.size() - 1);
+        args.addAll(List.of("--holdout", held, "--models", "mm1"));
+        CliTestSupport.Result r = CliTestSupport.run(args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().startsWith("note: the runs' manifests record different servers: " + held + " has mu 500.0 (mu1000-r200: 1000.0)"),
+                r.out());
     }
 
     private static Set<String> names(JsonNode node) {

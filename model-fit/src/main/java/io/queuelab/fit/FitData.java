@@ -67,12 +67,41 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> c
     }
 
     /**
-     * This data, when it holds open runs at {@code minimum} arrival rates or more; otherwise an
+     * Arrival rates within this fraction of each other are one rate: runs at one target rate
+     * measure rates a few per cent apart (Poisson noise), and cannot separate what a fit at two
+     * rates separates (before: runs at one rate gave an "identified" fit with mu = 3.5e10/s).
+     */
+    static final double ONE_RATE_SPREAD = 0.05;
+
+    /** How many distinct arrival rates the open runs are at: rates within {@link #ONE_RATE_SPREAD} of a lower one count as it. */
+    public int distinctRates() {
+        int distinct = 0;
+        double groupStart = Double.NEGATIVE_INFINITY;
+        for (Mm1Point p : points.stream().sorted(Comparator.comparingDouble(Mm1Point::lambda)).toList()) {
+            if (p.lambda() > groupStart * (1 + ONE_RATE_SPREAD)) {
+                distinct++;
+                groupStart = p.lambda();
+            }
+        }
+        return distinct;
+    }
+
+    /**
+     * This data, when its open runs are at {@code minimum} distinct arrival rates or more
+     * ({@link #distinctRates}: runs are counted by their rates, not as points); otherwise an
      * IllegalArgumentException (one line) naming {@code what} needs them.
      */
     public FitData requireRates(int minimum, String what) {
         if (points.size() < minimum) {
             throw new IllegalArgumentException(what + " needs open runs at " + minimum + " or more arrival rates, got " + points.size());
+        }
+        int distinct = distinctRates();
+        if (distinct < minimum) {
+            double low = points.stream().mapToDouble(Mm1Point::lambda).min().orElse(0);
+            double high = points.stream().mapToDouble(Mm1Point::lambda).max().orElse(0);
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "the %d runs are at %s (%.4g-%.4g/s): %s needs open runs at %d or more arrival rates", points.size(),
+                    distinct == 1 ? "one arrival rate" : "only " + distinct + " distinct arrival rates", low, high, what, minimum));
         }
         return this;
     }

@@ -38,6 +38,9 @@ public final class HeldOutValidation {
      */
     public static final long DEFAULT_SEED = 1_000_003;
 
+    /** The most cores a server may be said to have: the largest NR_CPUS a Linux kernel is built with. */
+    public static final int MAX_SERVER_CORES = 8192;
+
     /** The fewest open loads of a rate sweep that {@link #heldOutLoads} holds two of out. */
     public static final int MIN_LOADS_TO_HOLD_OUT = 5;
 
@@ -76,10 +79,11 @@ public final class HeldOutValidation {
      * the held-out runs made at one load more than once ({@link RepeatedRuns}: the server's own
      * run-to-run spread, which each model's prediction of that load is judged against); and a note
      * for each run left out of the fit or of the predictions ({@link FitData#leftOut}: one that
-     * measured nothing, or a growing queue).
+     * measured nothing, or a growing queue); and the notes on runs used but not vouched for
+     * ({@link RunNotes}: a damaged log, servers or hosts that differ).
      */
     public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, FitServer fitServer,
-                         List<RepeatedRuns.Group> repeats, List<String> leftOut) {
+                         List<RepeatedRuns.Group> repeats, List<String> leftOut, List<String> notes) {
         public ModelOutcome model(String name) {
             return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no model " + name));
@@ -99,14 +103,17 @@ public final class HeldOutValidation {
         if (connections != null && connections < 1) {
             throw new IllegalArgumentException("--connections must be a whole number of at least 1, got " + connections);
         }
-        if (cores != null && cores < 1) {
-            throw new IllegalArgumentException("--server-cores must be a whole number of at least 1, got " + cores);
+        if (cores != null && (cores < 1 || cores > MAX_SERVER_CORES)) {
+            throw new IllegalArgumentException("--server-cores must be a whole number from 1 to " + MAX_SERVER_CORES
+                    + " (the most cpus a Linux kernel is built for, NR_CPUS), got " + cores);
         }
         List<Path> fitRuns = RunArguments.expand(fit);
         List<Path> heldOut = RunArguments.expand(holdout);
         if (heldOut.isEmpty()) {
             throw new IllegalArgumentException("give the held-out runs with --holdout RUN[,RUN...]");
         }
+        RunArguments.refuseTwice(fitRuns, "each run is one point of the fit");
+        RunArguments.refuseTwice(heldOut, "each held-out run is predicted once");
         for (Path h : heldOut) {
             for (Path f : fitRuns) {
                 if (same(h, f)) {
@@ -129,6 +136,9 @@ public final class HeldOutValidation {
         List<RunData> all = new ArrayList<>(fitRuns);
         all.addAll(heldOut);
         refuseMixedRuns(all);
+        List<String> allNames = new ArrayList<>(fitRuns.stream().map(RunData::name).toList());
+        allNames.addAll(heldOutNames);
+        List<String> notes = RunNotes.of(all, allNames);
         // a held-out run that measured a growing queue is no test of a steady-state prediction, as it is no point of a fit
         List<String> leftOut = new ArrayList<>(FitData.leftOut(fitRuns));
         List<RunData> predicted = new ArrayList<>();
@@ -164,11 +174,28 @@ public final class HeldOutValidation {
         for (CandidateModel model : models) {
             outcomes.add(evaluate(model, data, heldOutNames, heldOut, byInterval, fitServer, seed));
         }
-        return new Result(data.limits(), outcomes, select(outcomes), fitServer, RepeatedRuns.of(heldOut, heldOutNames), List.copyOf(leftOut));
+        return new Result(data.limits(), outcomes, select(outcomes), fitServer, RepeatedRuns.of(heldOut, heldOutNames), List.copyOf(leftOut),
+                notes);
     }
 
+    /**
+     * One model's outcome; a model that cannot be fitted or simulated on these runs (an absurd
+     * parameter the runs gave it, a load beyond a bound of the simulator) is that model's verdict,
+     * "not identified" with the reason, and the other models go on.
+     */
     private static ModelOutcome evaluate(CandidateModel candidate, FitData data, List<String> heldOutNames, List<RunData> heldOut,
                                          List<Optional<ServerWorkByInterval>> byInterval, FitServer fitServer, long seed) throws IOException {
+        try {
+            return evaluateOrThrow(candidate, data, heldOutNames, heldOut, byInterval, fitServer, seed);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return new ModelOutcome(CandidateFit.unidentified(candidate, "not fitted", data.points(),
+                    "the model could not be fitted or simulated on these runs: " + e.getMessage()), List.of(), List.of());
+        }
+    }
+
+    private static ModelOutcome evaluateOrThrow(CandidateModel candidate, FitData data, List<String> heldOutNames, List<RunData> heldOut,
+                                                List<Optional<ServerWorkByInterval>> byInterval, FitServer fitServer, long seed)
+            throws IOException {
         TestedFit tested = TestedFit.of(candidate.fit(data), data);
         CandidateFit fit = tested.fit();
         if (!fit.identified()) {
@@ -222,7 +249,19 @@ public final class HeldOutValidation {
     }
 
     /** Refuses runs whose manifests name different operations or servers: one model describes one workload on one server. */
-    static void refuseMixedRuns(List<RunData> runs) {
+    public static void refuseMixedRuns(List<RunData> runs) {
+        mixedRuns(runs).ifPresent(why -> {
+            throw new IllegalArgumentException(why);
+        });
+    }
+
+    /**
+     * Why {@code runs} cannot be fitted together ("runs of different workloads or servers mixed: A
+     * has backend noop, B has mm1"), or empty when their manifests name one workload on one server
+     * (a run without a manifest, a CSV log, says nothing and mixes with any). The one rule of
+     * {@code validate}, {@code fit} and the report, which shows such runs side by side, unfitted.
+     */
+    public static Optional<String> mixedRuns(List<RunData> runs) {
         RunData first = null;
         Map<String, Object> firstIdentity = null;
         for (RunData run : runs) {
@@ -237,11 +276,12 @@ public final class HeldOutValidation {
             }
             for (String key : identity.keySet()) {
                 if (firstIdentity.containsKey(key) && !Objects.equals(firstIdentity.get(key), identity.get(key))) {
-                    throw new IllegalArgumentException("runs of different workloads or servers mixed: " + first.name() + " has " + key
+                    return Optional.of("runs of different workloads or servers mixed: " + first.name() + " has " + key
                             + " " + firstIdentity.get(key) + ", " + run.name() + " has " + identity.get(key));
                 }
             }
         }
+        return Optional.empty();
     }
 
     private static Map<String, Object> identity(RunData run) {
@@ -252,7 +292,7 @@ public final class HeldOutValidation {
         Map<String, Object> id = new LinkedHashMap<>();
         id.put("operations", backend.operations().stream().map(BackendInfo.Operation::name).sorted().toList().toString());
         if (backend.server() != null) {
-            for (String key : List.of("name", "backend", "jdbcUrl", "serverVersion", "workload")) {
+            for (String key : RunNotes.IDENTITY_KEYS) {
                 if (backend.server().containsKey(key)) {
                     String value = String.valueOf(backend.server().get(key));
                     // the embedded server listens on a free port of each run's own: the same server on this machine

@@ -119,8 +119,11 @@ public final class Mm1Fits {
         String method = "joint least squares of x and l (Levenberg-Marquardt, weights 1/R^2)";
         Optional<LeastSquaresOptimizer.Optimum> found = WeightedLeastSquares.fit(sorted, model,
                 new double[] {start.value("x"), start.value("l")}, p -> {
-                    // keep every point below saturation and the service time positive
+                    // keep every point below saturation and the service time positive; a latency is a time, never below 0
+                    // (runs whose means rise faster than an M/M/1's once gave l = -1.388 ms and a negative fitted mean: at l = 0
+                    // such runs are a fit whose residuals say it does not fit, not a negative time printed as a result)
                     p.setEntry(0, Math.min(Math.max(p.getEntry(0), 1e-12), (1 - 1e-9) / lambdaMax));
+                    p.setEntry(1, Math.max(p.getEntry(1), 0));
                     return p;
                 });
         if (found.isEmpty()) {

@@ -67,6 +67,22 @@ class Mm1FitTest {
         assertEquals(Mm1Fits.meanResponse(50, X, L), fit.curve().applyAsDouble(50), 0.05 * Mm1Fits.meanResponse(50, X, L));
     }
 
+    /**
+     * Means that rise faster than an M/M/1's (runs of different servers, or a server that slows with
+     * its load) once gave the joint fit a latency of -1.388 ms and a negative fitted mean at the
+     * lowest rate, printed as results: a latency is a time outside the server, never below 0.
+     */
+    @Test
+    void theJointFitNeverGivesANegativeLatencyOrMean() {
+        List<Mm1Point> steep = List.of(new Mm1Point("100", 100, 0.0005, 20_000), new Mm1Point("400", 400, 0.001, 20_000),
+                new Mm1Point("600", 600, 0.003, 20_000), new Mm1Point("700", 700, 0.009, 20_000));
+        ModelFit fit = Mm1Fits.joint(steep);
+        assertTrue(fit.value("l") >= 0, fit.toTable());
+        for (Residual r : fit.residuals()) {
+            assertTrue(r.fitted() > 0, fit.toTable());
+        }
+    }
+
     @Test
     void fitsRefuseTooFewOrImpossiblePoints() {
         assertThrows(IllegalArgumentException.class, () -> Mm1Fits.paper(points.subList(0, 1)));

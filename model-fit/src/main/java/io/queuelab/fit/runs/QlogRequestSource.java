@@ -69,6 +69,11 @@ public final class QlogRequestSource implements RequestSource {
         return reader.phase();
     }
 
+    @Override
+    public java.util.List<String> problems(long expectedRecords) {
+        return reader.problems(expectedRecords);
+    }
+
     /** Bytes of a torn tail the reader ignored (a writer that died). */
     public long truncatedBytes() {
         return reader.truncatedBytes();

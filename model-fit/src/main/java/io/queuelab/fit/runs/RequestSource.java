@@ -52,6 +52,15 @@ public interface RequestSource extends Closeable {
      * Opens a run directory (holding {@code requests.qlog}), a queuelab request log file, or a
      * CSV request log ({@code docs/csv-logs.md}).
      */
+    /**
+     * After the last {@link #next()}: one line per problem of the log (damage, a torn tail, a count
+     * that differs from {@code expectedRecords}, -1 when unknown); none for an intact log, or for a
+     * format that cannot tell.
+     */
+    default java.util.List<String> problems(long expectedRecords) {
+        return java.util.List.of();
+    }
+
     static RequestSource open(Path path) throws IOException {
         if (Files.isDirectory(path)) {
             return QlogRequestSource.open(path.resolve(LogFormat.FILE_NAME));

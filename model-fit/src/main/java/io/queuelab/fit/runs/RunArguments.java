@@ -52,6 +52,22 @@ public final class RunArguments {
         return Files.isRegularFile(path);
     }
 
+    /**
+     * Refuses a run given twice, by any spelling (a second path, a symlink, in a sweep and alone):
+     * it would be two identical points of one fit, counted as two measurements. {@code runs} as
+     * {@link #expand} gives them; {@code why} ends the message ("each run is one point of the fit").
+     */
+    public static void refuseTwice(List<Path> runs, String why) throws IOException {
+        java.util.Map<Path, Path> seen = new java.util.HashMap<>();
+        for (Path run : runs) {
+            Path earlier = seen.putIfAbsent(run.toRealPath(), run);
+            if (earlier != null) {
+                throw new IllegalArgumentException("run " + run + " is given twice" + (earlier.equals(run) ? "" : " (also as " + earlier + ")")
+                        + ": " + why);
+            }
+        }
+    }
+
     public static List<RunData> read(List<Path> runs) throws IOException {
         List<RunData> out = new ArrayList<>();
         for (Path run : runs) {

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -31,6 +32,7 @@ public final class RunData {
     private final Manifest manifest;
     private final RunSummary.Accumulator figures = new RunSummary.Accumulator();
     private RunSummary summary;
+    private List<String> logProblems = List.of();
     private final IntervalSeries series;
     private final DepartureGaps gaps = new DepartureGaps();
     private final ResponseSample sample = new ResponseSample();
@@ -62,6 +64,10 @@ public final class RunData {
                 data.add(in);
             }
             data.summary = data.figures.finish(in::operationName, in::outcomeName);
+            // the count a complete run's manifest gives: a log that holds fewer was cut
+            long expected = manifest != null && manifest.complete() ? manifest.totals().map(io.queuelab.core.run.LogTotals::scheduled)
+                    .orElse(-1L) : -1;
+            data.logProblems = List.copyOf(in.problems(expected));
         }
         data.gaps.finish();
         return data;
@@ -154,6 +160,14 @@ public final class RunData {
     }
 
     /** The run's figures, as {@code queuelab summary} prints them. */
+    /**
+     * Each problem of the run's log, one line each (damage, a torn tail, fewer records than its
+     * manifest counts): its figures are then those of the records read. Empty for an intact log.
+     */
+    public List<String> logProblems() {
+        return logProblems;
+    }
+
     public RunSummary summary() {
         return summary;
     }

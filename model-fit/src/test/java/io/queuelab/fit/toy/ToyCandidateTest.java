@@ -37,7 +37,7 @@ class ToyCandidateTest {
     static final double SERVICE = 0.002;
 
     /** M/D/1 FCFS: the service time is the lowest-rate fit run's mean service time; nothing else is fitted. */
-    static final class DeterministicServer implements CandidateModel {
+    static class DeterministicServer implements CandidateModel {
         @Override
         public String name() {
             return "md1";
@@ -109,5 +109,40 @@ class ToyCandidateTest {
         for (RunPrediction p : predictions) {
             assertTrue(Math.abs(p.meanError()) < 0.05 && Math.abs(p.p99Error()) < 0.10, () -> p.name() + ": " + table);
         }
+    }
+
+    /**
+     * A model that cannot be fitted or simulated on the runs is that model's verdict and the others
+     * go on (before: one model's "unstable: ... utilization 1.0000 >= 1" ended validate with exit 2
+     * and every model's output was lost).
+     */
+    @Test
+    void aCandidateThatFailsIsItsOwnVerdictAndTheOthersGoOn(@TempDir Path dir) throws Exception {
+        FittedModel truth = new FittedModel("md1", new MM1Model(Distribution.deterministic(SERVICE)), 0);
+        List<Path> fit = new ArrayList<>();
+        for (double rate : new double[] {100, 300}) {
+            Path run = dir.resolve("rate-" + (int) rate);
+            SimRuns.write(run, truth, ArrivalProcess.open(rate), 5_000, (long) rate);
+            fit.add(run);
+        }
+        Path held = dir.resolve("held-200");
+        SimRuns.write(held, truth, ArrivalProcess.open(200), 5_000, 9);
+        CandidateModel failing = new DeterministicServer() {
+            @Override
+            public String name() {
+                return "broken";
+            }
+
+            @Override
+            public CandidateFit fit(FitData data) {
+                throw new IllegalStateException("unstable: model broken at lambda 1e9 has utilization 1.0000 >= 1");
+            }
+        };
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held), CandidateModels.STANDARD.with(failing)
+                .with(new DeterministicServer()).named("broken,md1"), null, null, 1);
+        assertEquals("md1", result.selected(), Outcomes.describe(result));
+        assertEquals(1, result.model("md1").predictions().size(), Outcomes.describe(result));
+        String verdict = result.model("broken").fit().fit().identification().summary();
+        assertTrue(verdict.contains("could not be fitted or simulated on these runs: unstable: model broken"), verdict);
     }
 }

@@ -88,7 +88,11 @@ final class ReportAnalysis {
      * one whose identification says why), each with its lack-of-fit verdict, and the load-dependent
      * fit when there are three points or more.
      */
-    record Mm1Analysis(List<Mm1Point> points, List<ModelFit> fits, Optional<ModelFit> loadDependent) {
+    record Mm1Analysis(List<Mm1Point> points, List<ModelFit> fits, Optional<ModelFit> loadDependent, Optional<String> notFitted) {
+        Mm1Analysis(List<Mm1Point> points, List<ModelFit> fits, Optional<ModelFit> loadDependent) {
+            this(points, fits, loadDependent, Optional.empty());
+        }
+
         /** Whether the points span two arrival rates or more: with fewer there is nothing to fit. */
         boolean enoughPoints() {
             return points.stream().map(Mm1Point::lambda).distinct().count() >= 2;
@@ -232,9 +236,18 @@ final class ReportAnalysis {
             Optional<ResourceUse> use = Files.isDirectory(r.source()) ? ResourceUse.read(r.source()) : Optional.empty();
             use.ifPresent(u -> resources.put(r, u));
         }
-        heldOut = heldOut(measured);
-        mm1 = mm1(measured);
-        dpb = dpb(measured);
+        // runs of different workloads or servers are shown side by side, never fitted together (validate and fit refuse them)
+        Optional<String> mixed = HeldOutValidation.mixedRuns(measured);
+        if (mixed.isPresent()) {
+            String why = mixed.get() + ": a report shows them side by side, never in one fit";
+            heldOut = new HeldOut(Optional.empty(), "No held-out validation: " + why + ".");
+            mm1 = new Mm1Analysis(Fits.mm1Points(measured), List.of(), Optional.empty(), Optional.of(why));
+            dpb = new DpbAnalysis(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(why), Optional.empty());
+        } else {
+            heldOut = heldOut(measured);
+            mm1 = mm1(measured);
+            dpb = dpb(measured);
+        }
         List<Matched> withSelected = withSelectedModel();
         List<Planned> plan = plan(withSelected.isEmpty());
         Map<RunData, Matched> withModel = new LinkedHashMap<>();

@@ -303,6 +303,10 @@ final class ReportPage {
     private void mm1Section() throws IOException {
         body.heading("Mean response time vs arrival rate: M/M/1");
         ReportAnalysis.Mm1Analysis mm1 = analysis.mm1;
+        if (mm1.notFitted().isPresent()) {
+            body.paragraph("Not fitted: " + mm1.notFitted().get() + ".");
+            return;
+        }
         if (!mm1.enoughPoints()) {
             body.paragraph("Needs measured open runs at two or more arrival rates (a rate sweep); found " + mm1.points().size() + ".");
             return;
@@ -342,15 +346,15 @@ final class ReportPage {
     private void dpbSection() {
         body.heading("Dirty-page-buffer model (seed 004, Table 1 form)");
         ReportAnalysis.DpbAnalysis dpb = analysis.dpb;
+        if (dpb.failure().isPresent()) {
+            body.paragraph("No dirty-page-buffer fit: " + dpb.failure().get());
+            return;
+        }
         if (!dpb.hasRuns()) {
             body.paragraph("Needs a measured open run at a high rate, a closed run with N >= 10 and a closed run with N = 1; found "
                     + (dpb.open().isPresent() ? "an open run" : "no open run") + ", "
                     + (dpb.closedHigh().isPresent() ? "a high-N closed run" : "no high-N closed run")
                     + ", " + (dpb.single().isPresent() ? "an N = 1 run" : "no N = 1 run") + ".");
-            return;
-        }
-        if (dpb.failure().isPresent()) {
-            body.paragraph("No dirty-page-buffer fit: " + dpb.failure().get());
             return;
         }
         DpbFit fit = dpb.fit().orElseThrow();

@@ -32,6 +32,7 @@ public final class ValidationJson {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("selected", result.selected());
         root.put("leftOut", result.leftOut());
+        root.put("notes", result.notes());
         root.put("fitServer", server(result.fitServer().medians()));
         List<Object> models = new ArrayList<>();
         for (ModelOutcome o : result.models()) {

@@ -25,6 +25,7 @@ public final class ValidationText {
     public static String toTable(Result result) {
         StringBuilder s = new StringBuilder();
         result.leftOut().forEach(note -> s.append(note).append('\n'));
+        result.notes().forEach(note -> s.append(note).append('\n'));
         s.append("system: ").append(result.limits()).append('\n');
         if (result.fitServer().known()) {
             s.append("server of the fit runs (medians): ").append(result.fitServer().medians()).append("; each run's 'server' below is its"
