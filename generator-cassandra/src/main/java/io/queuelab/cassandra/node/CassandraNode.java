@@ -88,7 +88,8 @@ public final class CassandraNode {
         if (!detached) {
             STOP_ON_EXIT.add(process.toHandle());
             // the shutdown hook does not run on SIGKILL: a watchdog process stops the node then too
-            watchdog = ChildProcesses.tieToThisJvm(process.toHandle(), spec.configFile().toString(), Duration.ofSeconds(30));
+            // the watchdog knows the node by an argument equal to its marker: the config option is one
+            watchdog = ChildProcesses.tieToThisJvm(process.toHandle(), configOption(), Duration.ofSeconds(30));
         }
     }
 
@@ -169,7 +170,7 @@ public final class CassandraNode {
             }
             long pid = Long.parseLong(Files.readString(spec.pidFile()).trim());
             // a recycled pid must not be mistaken for the node: the command line names its config
-            String marker = spec.configFile().toUri().toString();
+            String marker = configOption();
             return ProcessHandle.of(pid)
                     .filter(ProcessHandle::isAlive)
                     .filter(handle -> handle.info().arguments()
@@ -200,6 +201,16 @@ public final class CassandraNode {
         return running.isPresent();
     }
 
+    /** The JVM option that names the node's config: how its process is told from others. */
+    private String configOption() {
+        return "-Dcassandra.config=" + spec.configFile().toUri();
+    }
+
+    /** The watchdog that stops a node started with {@code detached = false} if this JVM dies; null otherwise. */
+    ChildProcesses.Watchdog watchdog() {
+        return watchdog;
+    }
+
     private Path stdoutLog() {
         return spec.logDirectory().resolve("stdout.log");
     }
@@ -224,7 +235,7 @@ public final class CassandraNode {
         options.add("-Xms" + spec.heap());
         options.add("-Xmx" + spec.heap());
         options.add("-javaagent:" + classpath.jammAgent());
-        options.add("-Dcassandra.config=" + spec.configFile().toUri());
+        options.add(configOption());
         options.add("-Dcassandra.storagedir=" + spec.directory().resolve("data"));
         options.add("-Dcassandra.logdir=" + spec.logDirectory());
         options.add("-Dcassandra.jmx.local.port=" + spec.jmxPort());

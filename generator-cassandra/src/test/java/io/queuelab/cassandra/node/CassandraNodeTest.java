@@ -78,4 +78,25 @@ class CassandraNodeTest {
                 + " (see " + log.resolve("stdout.log") + ")", e.getMessage());
         assertFalse(node.stop(Duration.ofSeconds(1)));
     }
+
+    /**
+     * A node started with {@code detached = false} is stopped by its watchdog when this JVM dies (its
+     * pipe closes, as {@code Watchdog.close} does here). Before: the watchdog looked for an argument
+     * equal to the config's path, which the node's command line never has (it has
+     * -Dcassandra.config=file:...), so a killed test or demo left its Cassandra JVMs running.
+     */
+    @Test
+    void theWatchdogStopsTheNodeWhenThisJvmEnds() throws Exception {
+        NodeSpec spec = spec();
+        CassandraNode node = new CassandraNode(spec);
+        node.launch(List.of("/bin/sh", "-c", "sleep 30; :", "-Dcassandra.config=" + spec.configFile().toUri()), false);
+        ProcessHandle standIn = node.process().orElseThrow();
+        try {
+            node.watchdog().close(); // what the kernel does to its pipe when this JVM is killed
+            assertTrue(standIn.onExit().completeOnTimeout(null, 20, java.util.concurrent.TimeUnit.SECONDS).get() != null
+                    && !standIn.isAlive(), "the watchdog stopped the node");
+        } finally {
+            standIn.destroyForcibly();
+        }
+    }
 }
