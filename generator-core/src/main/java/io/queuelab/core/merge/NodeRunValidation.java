@@ -19,8 +19,8 @@ import java.util.TreeMap;
  * returns are complete measured runs of single nodes, every node of the run exactly once (but those
  * declared missing, which must then be absent: a partial merge), at least one node, sorted by
  * node index, of one run (the same start instant, base seed and per-node plan), with the same loop,
- * arrival process and phases, measured against the same clock reference or none; anything else is refused with an {@link IllegalArgumentException} naming the
- * run directories that disagree.
+ * arrival process and phases, measured against the same clock reference or none; anything else is
+ * refused with an {@link IllegalArgumentException} naming the run directories that disagree.
  */
 final class NodeRunValidation {
     private NodeRunValidation() {
