@@ -52,7 +52,8 @@ public final class ExportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("say what to export: --csv [FILE] and/or --hlog [DIR]");
         }
         if (csv != null && !csv.equals("-")) {
-            OutputPath.requireNew(Path.of(csv), "CSV file", force);
+            OutputPath.requireNew(Path.of(csv), "--csv", force);
+            OutputPath.requireWritable(Path.of(csv), "--csv");
         }
         RunDirectory run = RunDirectory.open(dir);
         Path hlogDir = hlog == null ? null : hlog.isEmpty() ? run.path() : Path.of(hlog);

@@ -29,15 +29,25 @@ final class OutputPath {
         requireWritable(target, what);
     }
 
-    /** Refuses an existing output file unless {@code force}: a command never overwrites a file silently. */
+    /**
+     * Refuses an existing output file unless {@code force}: a command never overwrites a file silently.
+     * What is not a file is never overwritten (AtomicFile writes through a FIFO or a device, and
+     * replaces a symbolic link's target), so only a regular file, or a link to one, needs {@code force};
+     * a directory is refused as by {@link #requireWritable}.
+     */
     static void requireNew(Path target, String what, boolean force) {
-        if (!force && Files.exists(target)) {
+        requireNotDirectory(target, what);
+        if (!force && Files.isRegularFile(target)) {
             throw new IllegalArgumentException(what + " " + target + " already exists (choose a new one, or --force to replace it)");
         }
     }
 
-    /** As {@link #requireCreatable}, for an output that may replace an existing file (a report, say). */
+    /**
+     * As {@link #requireCreatable}, for an output file that may replace an existing file (a report,
+     * say): also refuses a directory at its path, in words that name {@code what} (the option) and the path.
+     */
     static void requireWritable(Path target, String what) {
+        requireNotDirectory(target, what);
         Path ancestor = nearestExisting(target.toAbsolutePath().getParent() == null ? target.toAbsolutePath()
                 : target.toAbsolutePath().getParent());
         if (ancestor == null) {
@@ -61,6 +71,12 @@ final class OutputPath {
                     // an empty hidden directory left behind is harmless
                 }
             }
+        }
+    }
+
+    private static void requireNotDirectory(Path target, String what) {
+        if (Files.isDirectory(target)) {
+            throw new IllegalArgumentException(what + " " + target + " is a directory, not a file (give the path of a file)");
         }
     }
 

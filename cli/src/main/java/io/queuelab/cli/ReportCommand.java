@@ -35,8 +35,8 @@ public final class ReportCommand implements Callable<Integer> {
         if (!Files.isDirectory(parent)) {
             throw new IllegalArgumentException("no directory " + parent + " for --out");
         }
-        OutputPath.requireNew(out, "report", force);
-        OutputPath.requireWritable(out, "report");
+        OutputPath.requireNew(out, "--out", force);
+        OutputPath.requireWritable(out, "--out");
         for (Path run : runs) {
             Completeness.of(run).forEach(System.out::println); // first: what is incomplete or damaged
             if (measuredNothing(run)) { // a sweep's warning names its own such runs

@@ -83,6 +83,24 @@ class MergeCommandTest {
         assertTrue(summary.out().contains("the merged log lacks records: node 1"), summary.out());
     }
 
+    /** Issue 43: node 1 of a run with another seed among nodes 0 and 2. Before: exit 0, only the start skew in the verdict. */
+    @Test
+    void aNodeOfAnotherRunIsRefusedInOneLineNamingIt() throws Exception {
+        for (String[] node : new String[][] {{"a0", "0", "1"}, {"b1", "1", "5"}, {"a2", "2", "1"}}) {
+            CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "300", "--duration", "200ms",
+                    "--node-index", node[1], "--node-count", "3", "--seed", node[2], "--report-interval", "0",
+                    "--out", dir.resolve(node[0]).toString());
+            assertEquals(0, r.exitCode(), r.err());
+        }
+        Path merged = dir.resolve("m2");
+        CliTestSupport.Result m = CliTestSupport.run("merge", "--out", merged.toString(),
+                dir.resolve("a0").toString(), dir.resolve("b1").toString(), dir.resolve("a2").toString());
+        assertEquals(2, m.exitCode(), m.out() + m.err());
+        assertEquals("queuelab: " + dir.resolve("b1") + " (node 1) is not of the same run as " + dir.resolve("a0") + " (node 0), "
+                + dir.resolve("a2") + " (node 2): its base seed (--seed) 5, theirs 1 (merge the nodes of one run only)", m.err().strip());
+        assertFalse(Files.exists(merged));
+    }
+
     @Test
     void badInputGivesOneLineAndExitCode2() throws Exception {
         Path node = dir.resolve("node-0");

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code queuelab validate} end to end on simulated runs of a client-limited system: the table, the
@@ -236,6 +239,42 @@ class ValidateCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().startsWith("note: the runs' manifests record different servers: " + held + " has mu 500.0 (mu1000-r200: 1000.0)"),
                 r.out());
+    }
+
+    /**
+     * Issue 43: --json onto what is not a regular file. Before: the link was replaced by a regular
+     * file (its target unchanged), a full device became a regular file with "wrote" printed, and a
+     * directory was reported as "PATH.tmp: is a directory".
+     */
+    @Test
+    void theJsonGoesThroughALinkAndNeverReplacesADeviceOrADirectory() throws Exception {
+        List<String> validate = List.of("validate", low.toString(), mid.toString(), high.toString(), "--holdout", holdout.toString(),
+                "--models", "mm1", "--server-cores", "2", "--json");
+        Path real = Files.writeString(tmp.resolve("real.json"), "old");
+        Path link = Files.createSymbolicLink(tmp.resolve("link.json"), real);
+        CliTestSupport.Result r = CliTestSupport.run(with(validate, link));
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(Files.isSymbolicLink(link), "the link is kept");
+        assertTrue(new ObjectMapper().readTree(real.toFile()).has("selected"), "its target written");
+
+        Path directory = Files.createDirectory(tmp.resolve("out.json"));
+        r = CliTestSupport.run(with(validate, directory));
+        assertEquals(2, r.exitCode(), r.err());
+        assertEquals("queuelab: --json " + directory + " is a directory, not a file (give the path of a file)", r.err().strip());
+
+        Path full = tmp.resolve("full"); // a private /dev/full
+        assumeTrue(new ProcessBuilder("mknod", full.toString(), "c", "1", "7").start().waitFor() == 0, "mknod (root)");
+        r = CliTestSupport.run(with(validate, full));
+        assertEquals(2, r.exitCode(), r.err());
+        assertEquals("queuelab: could not write " + full + ": No space left on device", r.err().strip());
+        assertFalse(r.out().contains("wrote"), r.out());
+        assertTrue(Files.exists(full) && !Files.isRegularFile(full), "still a device");
+    }
+
+    private static String[] with(List<String> args, Path last) {
+        List<String> all = new ArrayList<>(args);
+        all.add(last.toString());
+        return all.toArray(String[]::new);
     }
 
     private static Set<String> names(JsonNode node) {

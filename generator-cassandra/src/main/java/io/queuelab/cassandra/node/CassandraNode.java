@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One real Cassandra server ({@code CassandraDaemon}) in a JVM of its own, configured from a
- * {@link NodeSpec}. Guarantees: it only ever stops the process it started (remembered by pid in the
- * node directory and checked against that process's command line); a node started with
- * {@code detached = false} is also stopped when this JVM exits.
+ * {@link NodeSpec}. Guarantees: it only ever stops the process it started (the one this object
+ * started, as long as it runs; else the pid remembered in the node directory, checked against that
+ * process's command line); a node started with {@code detached = false} is also stopped when this
+ * JVM exits.
  */
 public final class CassandraNode {
     private static final Set<ProcessHandle> STOP_ON_EXIT = ConcurrentHashMap.newKeySet();
@@ -36,6 +37,8 @@ public final class CassandraNode {
 
     private final NodeSpec spec;
     private ChildProcesses.Watchdog watchdog;
+    /** The process this object started; null before {@link #start}. */
+    private volatile Process started;
 
     public CassandraNode(NodeSpec spec) {
         this.spec = spec;
@@ -70,17 +73,23 @@ public final class CassandraNode {
         command.add("-cp");
         command.add(classpath.asClasspath());
         command.add("org.apache.cassandra.service.CassandraDaemon");
-        Path stdout = spec.logDirectory().resolve("stdout.log");
+        launch(command, detached);
+    }
+
+    /** Starts {@code command} as this node's process (its output into {@code stdout.log}) and records its pid. */
+    void launch(List<String> command, boolean detached) throws IOException {
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(stdout.toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(stdoutLog().toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
+        started = process;
         Files.writeString(spec.pidFile(), Long.toString(process.pid()));
         if (!detached) {
             STOP_ON_EXIT.add(process.toHandle());
             // the shutdown hook does not run on SIGKILL: a watchdog process stops the node then too
-            watchdog = ChildProcesses.tieToThisJvm(process.toHandle(), spec.configFile().toString(), Duration.ofSeconds(30));
+            // the watchdog knows the node by an argument equal to its marker: the config option is one
+            watchdog = ChildProcesses.tieToThisJvm(process.toHandle(), configOption(), Duration.ofSeconds(30));
         }
     }
 
@@ -93,8 +102,12 @@ public final class CassandraNode {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (process().isEmpty()) {
-                throw new IOException("Cassandra node " + spec.index() + " exited during start-up: "
-                        + LogTail.lastLines(spec.logDirectory().resolve("system.log"), 2));
+                Process own = started;
+                // a JVM that dies before Cassandra logs (a bad option, no memory) says why on its stdout only
+                throw new IOException("Cassandra node " + spec.index() + " exited during start-up"
+                        + (own != null && !own.isAlive() ? " with status " + own.exitValue() : "") + ": "
+                        + LogTail.lastLines(spec.logDirectory().resolve("system.log"), 2) + "; its output: "
+                        + LogTail.lastLines(stdoutLog(), 3));
             }
             if (portAnswers()) {
                 Optional<String> version = releaseVersion();
@@ -139,15 +152,25 @@ public final class CassandraNode {
         }
     }
 
-    /** The node's live process, if the recorded pid still belongs to this node's server. */
+    /**
+     * The node's live process: the one this object started while it runs, else the recorded pid's
+     * when it still belongs to this node's server.
+     */
     public Optional<ProcessHandle> process() {
+        Process own = started;
+        if (own != null && own.isAlive()) {
+            // our own child is the node until it exits, whatever its command line says at the moment:
+            // right after start() it may be mid-exec (of setsid, then java), and /proc/PID/cmdline
+            // then reads empty, which the check below would take for a dead node
+            return Optional.of(own.toHandle());
+        }
         try {
             if (!Files.exists(spec.pidFile())) {
                 return Optional.empty();
             }
             long pid = Long.parseLong(Files.readString(spec.pidFile()).trim());
             // a recycled pid must not be mistaken for the node: the command line names its config
-            String marker = spec.configFile().toUri().toString();
+            String marker = configOption();
             return ProcessHandle.of(pid)
                     .filter(ProcessHandle::isAlive)
                     .filter(handle -> handle.info().arguments()
@@ -178,6 +201,20 @@ public final class CassandraNode {
         return running.isPresent();
     }
 
+    /** The JVM option that names the node's config: how its process is told from others. */
+    private String configOption() {
+        return "-Dcassandra.config=" + spec.configFile().toUri();
+    }
+
+    /** The watchdog that stops a node started with {@code detached = false} if this JVM dies; null otherwise. */
+    ChildProcesses.Watchdog watchdog() {
+        return watchdog;
+    }
+
+    private Path stdoutLog() {
+        return spec.logDirectory().resolve("stdout.log");
+    }
+
     private static void terminate(ProcessHandle handle) {
         handle.destroy();
         try {
@@ -198,7 +235,7 @@ public final class CassandraNode {
         options.add("-Xms" + spec.heap());
         options.add("-Xmx" + spec.heap());
         options.add("-javaagent:" + classpath.jammAgent());
-        options.add("-Dcassandra.config=" + spec.configFile().toUri());
+        options.add(configOption());
         options.add("-Dcassandra.storagedir=" + spec.directory().resolve("data"));
         options.add("-Dcassandra.logdir=" + spec.logDirectory());
         options.add("-Dcassandra.jmx.local.port=" + spec.jmxPort());

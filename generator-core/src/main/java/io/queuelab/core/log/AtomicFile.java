@@ -1,16 +1,28 @@
 package io.queuelab.core.log;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Replaces a file as a whole or not at all: the content is written to {@code NAME.tmp} beside it
  * and moved over it atomically. Guarantee: a write that fails (a full disk, an error while
  * writing) leaves the earlier file, if any, untouched and no {@code .tmp} file behind, and the
  * failure names the file (a full disk's own message, "No space left on device", does not).
+ *
+ * <p>Only a regular file (or a new one) is ever renamed over. A path that exists and is something
+ * else is never replaced: a symbolic link is kept and its target replaced as above (a link into
+ * {@code /proc}, such as {@code /dev/stdout}, is written through); a FIFO, a device or another
+ * special file is written through, the complete content at once, after it has been written to a
+ * temporary file elsewhere (a FIFO's reader gets it, a full device's error is the failure); a
+ * directory is refused ("PATH: is a directory").
  *
  * <p>Several files that belong together (an export's files, one per operation) are written with
  * {@link #temporary} and {@link #commit} by the caller, who deletes every temporary file when one
@@ -22,6 +34,9 @@ public final class AtomicFile {
     public interface Content {
         void writeTo(Path file) throws IOException;
     }
+
+    /** Symbolic links followed before a chain is taken for a loop (Linux's own limit). */
+    private static final int MAX_LINKS = 40;
 
     private AtomicFile() {
     }
@@ -40,14 +55,83 @@ public final class AtomicFile {
         }
     }
 
-    /** The temporary file beside {@code target} that {@link #commit} moves over it. */
-    public static Path temporary(Path target) {
-        return target.resolveSibling(target.getFileName() + ".tmp");
+    /**
+     * The temporary file that {@link #commit} puts in place of {@code target}: beside the file that
+     * will be replaced (the link's target for a symbolic link), so that the move is atomic, or a
+     * new temporary file elsewhere when {@code target} is written through (a FIFO, a device).
+     */
+    public static Path temporary(Path target) throws IOException {
+        Path replaced = replaced(target);
+        if (replaced == null) {
+            // not beside it: /dev, say, is no place for queuelab's files
+            return Files.createTempFile("queuelab-", ".tmp");
+        }
+        return replaced.resolveSibling(replaced.getFileName() + ".tmp");
     }
 
-    /** Moves a completely written temporary file over its target in one step. */
+    /** Puts a completely written temporary file (from {@link #temporary}) in place of {@code target}, in one step. */
     public static void commit(Path temporary, Path target) throws IOException {
-        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Path replaced = replaced(target);
+        if (replaced != null) {
+            Files.move(temporary, replaced, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return;
+        }
+        try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            Files.copy(temporary, out);
+        } catch (IOException e) {
+            throw naming(target, e);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    /**
+     * The regular file to rename over for {@code target} (itself when new or a regular file, the
+     * real path of a link's target), or null when {@code target} is to be written through.
+     */
+    private static Path replaced(Path target) throws IOException {
+        BasicFileAttributes own = attributes(target, LinkOption.NOFOLLOW_LINKS);
+        if (own == null || own.isRegularFile()) {
+            return target;
+        }
+        if (own.isDirectory()) {
+            throw new FileSystemException(target.toString(), null, "is a directory");
+        }
+        if (!own.isSymbolicLink()) {
+            return null; // a FIFO, a device, a socket
+        }
+        // a link: what it ends in decides, and a link through /proc (/dev/stdout -> /proc/self/fd/1)
+        // stands for an open file of this process, which must be written, not renamed over
+        Path p = target.toAbsolutePath();
+        for (int i = 0; i < MAX_LINKS && Files.isSymbolicLink(p); i++) {
+            if (p.startsWith("/proc")) {
+                return null;
+            }
+            p = p.resolveSibling(Files.readSymbolicLink(p));
+        }
+        if (p.startsWith("/proc")) {
+            return null;
+        }
+        BasicFileAttributes end = attributes(target);
+        if (end == null) {
+            // a dangling link: the file it names is created, in a directory that exists
+            if (p.getParent() == null || !Files.isDirectory(p.getParent())) {
+                throw new NoSuchFileException(target.toString(), null, "a symbolic link to " + p + ", whose directory does not exist");
+            }
+            return p.getParent().toRealPath().resolve(p.getFileName());
+        }
+        if (end.isDirectory()) {
+            throw new FileSystemException(target.toString(), null, "is a directory (a symbolic link to one)");
+        }
+        return end.isRegularFile() ? target.toRealPath() : null;
+    }
+
+    private static BasicFileAttributes attributes(Path path, LinkOption... options) throws IOException {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class, options);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
     }
 
     /**

@@ -18,9 +18,9 @@ import java.util.TreeMap;
  * Checks the run directories given to a merge before anything is written. Guarantee: what it
  * returns are complete measured runs of single nodes, every node of the run exactly once (but those
  * declared missing, which must then be absent: a partial merge), at least one node, sorted by
- * node index, with the same loop, arrival process and phases, measured against the same clock
- * reference or none; anything else is refused with an {@link IllegalArgumentException} naming the
- * run directories that disagree.
+ * node index, of one run (the same start instant, base seed and per-node plan), with the same loop,
+ * arrival process and phases, measured against the same clock reference or none; anything else is
+ * refused with an {@link IllegalArgumentException} naming the run directories that disagree.
  */
 final class NodeRunValidation {
     private NodeRunValidation() {
@@ -61,6 +61,7 @@ final class NodeRunValidation {
                 throw new IllegalArgumentException("node " + n.index + " appears twice: " + twice.dir + " and " + n.dir);
             }
         }
+        requireOneRun(nodes);
         Map<Integer, MergeInfo.MissingNode> absent = new TreeMap<>();
         for (MergeInfo.MissingNode m : missing) {
             if (m.index() < 0 || m.index() >= count) {
@@ -102,7 +103,52 @@ final class NodeRunValidation {
         return nodes;
     }
 
-    /** The phases' names, durations and warm-up flags: what every node of one run shares (rates may differ). */
+    /**
+     * Refuses nodes of different runs: every node of one run was given the same start instant
+     * ({@code --start-at}, config.startAt), base seed ({@code --seed}, settings.baseSeed, when recorded)
+     * and per-node plan (each phase's rate or jobs). The odd node is the one outside the largest
+     * group of nodes that agree (ties: outside node 0's group), and the one line names it and how it differs.
+     */
+    private static void requireOneRun(List<NodeRun> nodes) {
+        // seeds are compared only when every manifest records its base seed (older ones do not)
+        boolean seeds = nodes.stream().allMatch(n -> n.manifest.settings().get("baseSeed") != null);
+        Map<List<String>, List<NodeRun>> groups = new java.util.LinkedHashMap<>();
+        for (NodeRun n : nodes) {
+            groups.computeIfAbsent(identity(n, seeds), k -> new ArrayList<>()).add(n);
+        }
+        if (groups.size() == 1) {
+            return;
+        }
+        List<NodeRun> run = groups.values().stream().max(Comparator.comparingInt(List::size)).orElseThrow();
+        NodeRun odd = nodes.stream().filter(n -> !run.contains(n)).findFirst().orElseThrow();
+        List<String> theirs = identity(run.get(0), seeds);
+        List<String> its = identity(odd, seeds);
+        List<String> differences = new ArrayList<>();
+        for (int i = 0; i < its.size(); i++) {
+            if (!its.get(i).equals(theirs.get(i))) {
+                differences.add(IDENTITY[i] + " " + its.get(i) + ", theirs " + theirs.get(i));
+            }
+        }
+        throw new IllegalArgumentException(odd.dir + " (node " + odd.index + ") is not of the same run as "
+                + String.join(", ", run.stream().map(n -> n.dir + " (node " + n.index + ")").toList()) + ": its "
+                + String.join("; its ", differences) + " (merge the nodes of one run only)");
+    }
+
+    /** What each element of {@link #identity} is, in words. */
+    private static final String[] IDENTITY = {"start instant (--start-at)", "base seed (--seed)", "plan"};
+
+    /** A node's start instant, base seed (when {@code seeds}, else a blank that matches) and per-node plan. */
+    private static List<String> identity(NodeRun n, boolean seeds) {
+        String startAt = n.config.startAt() == null ? "none" : n.config.startAt();
+        Object seed = seeds ? n.manifest.settings().get("baseSeed") : "";
+        List<String> plan = new ArrayList<>();
+        for (LoadConfig.PhaseConfig p : n.config.phases()) {
+            plan.add(p.name() + " " + (p.concurrency() != null ? p.concurrency() + " jobs" : p.rate() + "/s"));
+        }
+        return List.of(startAt, String.valueOf(seed), String.join(", ", plan));
+    }
+
+    /** The phases' names, durations and warm-up flags: what every node of one run shares (their rates are {@link #requireOneRun}'s). */
     private static List<String> phaseShape(NodeRun n) {
         List<String> shape = new ArrayList<>();
         for (LoadConfig.PhaseConfig p : n.config.phases()) {

@@ -39,6 +39,10 @@ final class NodeRuns {
     String arrivals = "poisson";
     double durationSeconds = 1;
     boolean complete = true;
+    /** The manifest's {@code config.startAt} ({@code --start-at}); null for none. */
+    String startAt;
+    /** The manifest's {@code settings.baseSeed} ({@code --seed}); null leaves settings out. */
+    Long baseSeed;
     /** Reference minus node clock at the start and end of the run; null for no clock reference. */
     Long offsetAtStart;
     Long offsetAtEnd;
@@ -86,12 +90,15 @@ final class NodeRuns {
         Manifest m = Manifest.create("measured")
                 .config(new LoadConfig("open", arrivals, 0, null,
                         List.of(new LoadConfig.PhaseConfig("main", durationSeconds, null, rate, false)), 1, 1, 1,
-                        100L + index, 0, 0, null))
+                        100L + index, 0, 0, startAt))
                 .node(RunNode.single(index, count))
                 .host(new HostInfo("client-" + index, null, 0))
                 .start(new ScheduleStart(anchor, scheduleStart, null))
                 .backend(new BackendInfo("sync", List.of(new BackendInfo.Operation("select", 0.5),
                         new BackendInfo.Operation("update", 0.5)), null));
+        if (baseSeed != null) {
+            m.settings(Map.of("baseSeed", baseSeed, "nodeIndex", index));
+        }
         long records = intended.length + failed.length;
         m.totals(new LogTotals(records, intended.length, failed.length, 0, 0,
                 failed.length > 0 ? Map.of(errorClass, (long) failed.length) : Map.of()));

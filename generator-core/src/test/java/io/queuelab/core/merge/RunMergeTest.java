@@ -204,6 +204,40 @@ class RunMergeTest {
         assertFalse(Files.exists(out), "a refused merge writes nothing");
     }
 
+    /**
+     * Issue 43: node 1 of another run (its own start instant and seed) among nodes 0 and 2 of one run.
+     * Before: merged, with only the start skew in the verdict.
+     */
+    @Test
+    void aNodeOfAnotherRunIsRefusedByName() throws Exception {
+        Path out = tmp.resolve("merged");
+        Consumer<NodeRuns> runA = n -> { n.count = 3; n.startAt = "2026-11-22T12:00:00Z"; n.baseSeed = 1L; };
+        Path a0 = node(0, runA);
+        Path a2 = node(2, runA);
+        NodeRuns b = new NodeRuns(1);
+        b.count = 3;
+        b.startAt = "2026-11-22T12:00:09Z";
+        b.baseSeed = 7L;
+        Path b1 = b.write(tmp.resolve("b1"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RunMerge.merge(List.of(a0, b1, a2), out));
+        assertEquals(b1 + " (node 1) is not of the same run as " + a0 + " (node 0), " + a2 + " (node 2): its start instant"
+                + " (--start-at) 2026-11-22T12:00:09Z, theirs 2026-11-22T12:00:00Z; its base seed (--seed) 7, theirs 1"
+                + " (merge the nodes of one run only)", e.getMessage());
+        assertFalse(Files.exists(out), "a refused merge writes nothing");
+
+        NodeRuns faster = new NodeRuns(1);
+        runA.accept(faster);
+        faster.rate = 250;
+        Path f1 = faster.write(tmp.resolve("f1"));
+        e = assertThrows(IllegalArgumentException.class, () -> RunMerge.merge(List.of(a0, f1, a2), out));
+        assertTrue(e.getMessage().startsWith(f1 + " (node 1) is not of the same run as "), e.getMessage());
+        assertTrue(e.getMessage().contains(": its plan main 250.0/s, theirs main 100.0/s"), e.getMessage());
+
+        NodeRuns same = new NodeRuns(1);
+        runA.accept(same);
+        assertEquals(3, RunMerge.merge(List.of(a0, same.write(tmp.resolve("a1")), a2), out).nodes(), "one run's nodes merge");
+    }
+
     private static void assertRefused(String message, Path out, Path... runs) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RunMerge.merge(List.of(runs), out));
         assertTrue(e.getMessage().contains(message), e.getMessage());
