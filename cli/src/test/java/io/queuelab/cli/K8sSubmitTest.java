@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.MergeInfo;
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
@@ -62,8 +65,10 @@ class K8sSubmitTest {
     @BeforeEach
     void startTheMockCluster() throws Exception {
         java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesMixedDispatcher(new HashMap<>()), false);
+        // one map of expectations for the server and its dispatcher: a test may make a request fail (a 403, say)
+        Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations,
+                new KubernetesMixedDispatcher(expectations), false);
         server.init();
         admin = server.createClient();
         admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
@@ -372,6 +377,117 @@ class K8sSubmitTest {
         assertTrue(admin.batch().v1().jobs().inAnyNamespace().list().getItems().isEmpty());
         assertTrue(admin.persistentVolumeClaims().inAnyNamespace().list().getItems().isEmpty());
         assertFalse(Files.exists(out));
+    }
+
+    /**
+     * --nodes, --name and --out are checked before the cluster is asked anything: with no cluster to
+     * reach, each is still named (before, each said only "cannot reach the Kubernetes API").
+     */
+    @Test
+    void badOptionsAreNamedBeforeTheClusterIsAsked() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        Path unreachable = writeKubeconfig("http://127.0.0.1:" + closed + "/");
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        String[][] cases = {
+                {"--nodes", "1", "--name", "ok", "--out", dir.resolve("m").toString()},
+                {"--nodes", "2", "--name", "Not_A_Label", "--out", dir.resolve("m").toString()},
+                {"--nodes", "2", "--name", "ok", "--out", file.resolve("m").toString()},
+        };
+        String[] named = {"--nodes must be 2..1000", "--name 'Not_A_Label' must be a DNS label", "--out "};
+        for (int i = 0; i < cases.length; i++) {
+            String[] args = concat(concat(new String[] {"k8s", "submit", "--image", "q:1", "--kubeconfig", unreachable.toString()},
+                    cases[i]), "--", "--backend", "noop", "--rate", "10");
+            CliTestSupport.Result r = CliTestSupport.run(args);
+            assertEquals(2, r.exitCode(), r.err());
+            assertFalse(r.err().strip().contains("\n"), r.err());
+            assertTrue(r.err().contains(named[i]) && !r.err().contains("cannot reach"), named[i] + ": " + r.err());
+        }
+        assertFalse(Files.exists(dir.resolve("m.k8s")), "nothing rendered is left");
+    }
+
+    /** A 403 from the API server is one line that says which rights the kubeconfig's user lacks, not fabric8's paragraph. */
+    @Test
+    void aForbiddenRequestIsOneLineSayingWhichRightsAreMissing() {
+        server.expect().get().withPath("/apis/batch/v1/namespaces/" + NS + "/jobs/queuelab-fb")
+                .andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder().withStatus("Failure").withReason("Forbidden")
+                        .withCode(403).withMessage("jobs.batch \"queuelab-fb\" is forbidden: User \"u\" cannot get resource "
+                                + "\"jobs\" in API group \"batch\" in the namespace \"load\"").build()).always();
+        CliTestSupport.Result r = submit("fb", 2, dir.resolve("merged"), null);
+        assertEquals(2, r.exitCode(), r.out() + r.err());
+        assertEquals("queuelab: the Kubernetes API at " + admin.getConfiguration().getMasterUrl() + " refused the request (403 "
+                + "Forbidden: jobs.batch \"queuelab-fb\" is forbidden: User \"u\" cannot get resource \"jobs\" in API group "
+                + "\"batch\" in the namespace \"load\"): the kubeconfig's user needs the rights to get, list, create and delete "
+                + "jobs, pods, pods/exec, configmaps, deployments, services and persistentvolumeclaims in namespace load "
+                + "(kubectl auth can-i --list -n load)", r.err().strip());
+        assertFalse(Files.exists(dir.resolve("merged.k8s")), "nothing rendered is left");
+    }
+
+    /**
+     * Ctrl-C while the generators run deletes their Job (its pods stop) and says what remains; then
+     * 'k8s delete' removes the rest of what submit created, and says so; --cleanup does the same
+     * after a merge.
+     */
+    @Test
+    void ctrlCDeletesTheJobAndDeleteRemovesWhatSubmitCreated() throws Exception {
+        simulateCluster("cc", 2, i -> running());
+        Path console = dir.resolve("console.txt");
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "k8s", "submit", "--name", "cc", "--nodes", "2",
+                "--image", "q:1", "--kubeconfig", kubeconfig.toString(), "--start-in", "0", "--poll", "100ms",
+                "--out", dir.resolve("merged").toString(), "--"));
+        command.addAll(RUN);
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (admin.pods().inNamespace(NS).list().getItems().size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            Thread.sleep(500); // submit is waiting for the pods now
+            assertNotNull(admin.batch().v1().jobs().inNamespace(NS).withName("queuelab-cc").get(), Files.readString(console));
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "submit ended after Ctrl-C: " + Files.readString(console));
+            String said = Files.readString(console);
+            assertEquals(130, p.exitValue(), said);
+            assertTrue(said.contains("queuelab: k8s submit interrupted by SIGINT: deleted the Job queuelab-cc, its pods stop; the "
+                    + "results volume, the clock reference and the start ConfigMap remain: 'queuelab k8s delete --name cc "
+                    + "--namespace load' removes them"), said);
+            assertEquals(null, admin.batch().v1().jobs().inNamespace(NS).withName("queuelab-cc").get(), "the Job is deleted");
+        } finally {
+            p.destroyForcibly();
+        }
+        CliTestSupport.Result d = CliTestSupport.run("k8s", "delete", "--name", "cc", "--kubeconfig", kubeconfig.toString());
+        assertEquals(0, d.exitCode(), d.out() + d.err());
+        assertEquals("k8s: deleted ConfigMap queuelab-cc-start, Deployment queuelab-cc-clock, Service queuelab-cc-clock, "
+                + "PersistentVolumeClaim queuelab-cc-results, pods of Job queuelab-cc in namespace load", d.out().strip());
+        assertTrue(admin.configMaps().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.apps().deployments().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.services().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.persistentVolumeClaims().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.pods().inNamespace(NS).list().getItems().isEmpty());
+        CliTestSupport.Result again = CliTestSupport.run("k8s", "delete", "--name", "cc", "--kubeconfig", kubeconfig.toString());
+        assertEquals(2, again.exitCode(), again.err());
+        assertEquals("queuelab: the run 'cc' has no object in namespace load (queuelab-cc-*): nothing to delete", again.err().strip());
+    }
+
+    @Test
+    void cleanupDeletesWhatSubmitCreatedOnceTheNodesAreMerged() throws Exception {
+        Path volume = Files.createDirectories(dir.resolve("volume"));
+        for (int i = 0; i < 2; i++) {
+            nodeRun(volume, "cu2", i, 2);
+        }
+        simulateCluster("cu2", 2, i -> succeeded());
+        Path out = dir.resolve("merged");
+        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> submit("cu2", 2, out, volume, "--cleanup"));
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        assertTrue(r.out().contains("merged 2 nodes into " + out), r.out());
+        assertTrue(r.out().contains("k8s: deleted Job queuelab-cu2, ConfigMap queuelab-cu2-start, Deployment queuelab-cu2-clock, "
+                + "Service queuelab-cu2-clock, PersistentVolumeClaim queuelab-cu2-results"), r.out());
+        assertTrue(admin.batch().v1().jobs().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.persistentVolumeClaims().inNamespace(NS).list().getItems().isEmpty());
     }
 
     private static String[] concat(String[] a, String... b) {
