@@ -149,14 +149,7 @@ class DemoCommandTest {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("demo", "--embedded-dir", db.toString(),
                     "--cassandra-dir", dir.resolve("cassandra").toString(), "--out", out.toString()));
             args.addAll(java.util.List.of(cases[i]));
-            long t0 = System.nanoTime();
-            CliTestSupport.Result r = CliTestSupport.run(args.toArray(String[]::new));
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            assertEquals(said[i], r.err().strip(), String.join(" ", cases[i]) + " -> " + r.out());
-            assertEquals(2, r.exitCode());
-            assertTrue(seconds < 5, "refused at once, not after the server's start, the load or a probe: " + seconds + " s");
-            assertFalse(Files.exists(db) || Files.exists(out) || Files.exists(dir.resolve("cassandra")),
-                    "nothing started or created: " + String.join(" ", cases[i]));
+            CliTestSupport.assertRefusedAtOnce(args, said[i], db, out, dir.resolve("cassandra"));
         }
         // asked for: a larger bound lets the same 50 repeats through, their length said first (then a server that does not answer)
         CliTestSupport.Result asked = CliTestSupport.run("demo", "--jdbc-url", "jdbc:mysql://127.0.0.1:9/test", "--out", out.toString(),

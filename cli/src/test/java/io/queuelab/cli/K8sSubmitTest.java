@@ -242,18 +242,23 @@ class K8sSubmitTest {
         assertEquals(Manifest.read(out).totals(), Manifest.read(again).totals());
     }
 
+    /** Every pod succeeding: all merged, exit 0; with --cleanup, what submit created is deleted once they are. */
     @Test
-    void everyPodSucceedingMergesThemAllWithExitZero() throws Exception {
+    void everyPodSucceedingMergesThemAllWithExitZeroAndCleanupDeletesTheRun() throws Exception {
         Path volume = Files.createDirectories(dir.resolve("volume"));
         for (int i = 0; i < 2; i++) {
             nodeRun(volume, "ok2", i, 2);
         }
         simulateCluster("ok2", 2, i -> succeeded());
         Path out = dir.resolve("merged");
-        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> submit("ok2", 2, out, volume));
+        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> submit("ok2", 2, out, volume, "--cleanup"));
         assertEquals(0, r.exitCode(), r.out() + r.err());
         assertTrue(r.out().contains("merged 2 nodes into " + out), r.out());
         assertFalse(Manifest.read(out).merge().orElseThrow().partial());
+        assertTrue(r.out().contains("k8s: deleted Job queuelab-ok2, ConfigMap queuelab-ok2-start, Deployment queuelab-ok2-clock, "
+                + "Service queuelab-ok2-clock, PersistentVolumeClaim queuelab-ok2-results"), r.out());
+        assertTrue(admin.batch().v1().jobs().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.persistentVolumeClaims().inNamespace(NS).list().getItems().isEmpty());
     }
 
     /**
@@ -322,10 +327,7 @@ class K8sSubmitTest {
 
     @Test
     void noClusterOrNoNamespaceOrBadRunOptionsIsOneLineAndExit2AndCreatesNothing() throws Exception {
-        int closed;
-        try (ServerSocket s = new ServerSocket(0)) {
-            closed = s.getLocalPort();
-        }
+        int closed = closedPort();
         Path unreachable = writeKubeconfig("http://127.0.0.1:" + closed + "/");
         Path out = dir.resolve("merged");
         String[] common = {"k8s", "submit", "--nodes", "2", "--image", "q:1", "--start-in", "0", "--out", out.toString()};
@@ -385,11 +387,7 @@ class K8sSubmitTest {
      */
     @Test
     void badOptionsAreNamedBeforeTheClusterIsAsked() throws Exception {
-        int closed;
-        try (ServerSocket s = new ServerSocket(0)) {
-            closed = s.getLocalPort();
-        }
-        Path unreachable = writeKubeconfig("http://127.0.0.1:" + closed + "/");
+        Path unreachable = writeKubeconfig("http://127.0.0.1:" + closedPort() + "/");
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         String[][] cases = {
                 {"--nodes", "1", "--name", "ok", "--out", dir.resolve("m").toString()},
@@ -473,21 +471,11 @@ class K8sSubmitTest {
         assertEquals("queuelab: the run 'cc' has no object in namespace load (queuelab-cc-*): nothing to delete", again.err().strip());
     }
 
-    @Test
-    void cleanupDeletesWhatSubmitCreatedOnceTheNodesAreMerged() throws Exception {
-        Path volume = Files.createDirectories(dir.resolve("volume"));
-        for (int i = 0; i < 2; i++) {
-            nodeRun(volume, "cu2", i, 2);
+    /** A loopback port nothing listens on: a cluster that does not answer. */
+    private static int closedPort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
         }
-        simulateCluster("cu2", 2, i -> succeeded());
-        Path out = dir.resolve("merged");
-        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> submit("cu2", 2, out, volume, "--cleanup"));
-        assertEquals(0, r.exitCode(), r.out() + r.err());
-        assertTrue(r.out().contains("merged 2 nodes into " + out), r.out());
-        assertTrue(r.out().contains("k8s: deleted Job queuelab-cu2, ConfigMap queuelab-cu2-start, Deployment queuelab-cu2-clock, "
-                + "Service queuelab-cu2-clock, PersistentVolumeClaim queuelab-cu2-results"), r.out());
-        assertTrue(admin.batch().v1().jobs().inNamespace(NS).list().getItems().isEmpty());
-        assertTrue(admin.persistentVolumeClaims().inNamespace(NS).list().getItems().isEmpty());
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -204,13 +204,7 @@ class SweepCommandTest {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("sweep", "--embedded-dir", db.toString(),
                     "--out", out.toString()));
             args.addAll(java.util.List.of(cases[i]));
-            long t0 = System.nanoTime();
-            CliTestSupport.Result r = CliTestSupport.run(args.toArray(String[]::new));
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            assertEquals(said[i], r.err().strip(), String.join(" ", cases[i]) + " -> " + r.out());
-            assertEquals(2, r.exitCode());
-            assertTrue(seconds < 5, "refused at once, not after the server's start or a probe: " + seconds + " s");
-            assertFalse(Files.exists(db) || Files.exists(out), "nothing started or created: " + String.join(" ", cases[i]));
+            CliTestSupport.assertRefusedAtOnce(args, said[i], db, out);
         }
         CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "5,10", "--duration", "1s", "--warmup", "0",
                 "--report-interval", "0", "--out", out.toString());
