@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
  * merges them (partial, with each missing node's cause; exit 3), and its objects deleted.
  * Guarantees: every option, and the kubeconfig, is checked before the cluster is asked anything; a
  * request the cluster refuses for want of rights is one line saying which rights; Ctrl-C during
- * submit deletes the Job (its pods stop) before the command exits, and says what remains.
+ * submit deletes the Job (its pods stop) before the command exits, and says what remains; Ctrl-C
+ * while collect waits says that the Job runs on and how to collect it again.
  */
 @Command(name = "k8s", mixinStandardHelpOptions = true,
         description = {"A distributed run on a Kubernetes cluster: 'submit' renders the manifests "
@@ -291,8 +292,14 @@ public final class K8sCommand implements Callable<Integer> {
                 Instant now = Instant.now();
                 Instant deadline = noWait || startAndDeadline[1] == null || startAndDeadline[1].isBefore(now)
                         ? now : startAndDeadline[1];
-                return collect(k, job, count == null ? 1 : count, startAndDeadline[0], deadline, target,
-                        spec.commandLine().getOut(), spec.commandLine().getErr(), () -> { });
+                // Ctrl-C while waiting leaves the Job alone (collect did not make it): say so, and how to come back
+                try (RunSignals waiting = RunSignals.whileWaitingForServer(spec.commandLine().getErr(), "k8s collect",
+                        "while waiting for the pods of " + k.jobName(), "the Job runs on and nothing was merged: 'queuelab k8s "
+                                + "collect --name " + k.name + " --namespace " + k.namespace + " --out " + target.out
+                                + "' again merges it, 'queuelab k8s delete --name " + k.name + "' stops it")) {
+                    return collect(k, job, count == null ? 1 : count, startAndDeadline[0], deadline, target,
+                            spec.commandLine().getOut(), spec.commandLine().getErr(), waiting::close);
+                }
             } catch (KubernetesClientException e) {
                 throw refused(e, cluster);
             }

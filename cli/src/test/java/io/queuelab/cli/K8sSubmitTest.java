@@ -432,13 +432,10 @@ class K8sSubmitTest {
     void ctrlCDeletesTheJobAndDeleteRemovesWhatSubmitCreated() throws Exception {
         simulateCluster("cc", 2, i -> running());
         Path console = dir.resolve("console.txt");
-        List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), "k8s", "submit", "--name", "cc", "--nodes", "2",
-                "--image", "q:1", "--kubeconfig", kubeconfig.toString(), "--start-in", "0", "--poll", "100ms",
-                "--out", dir.resolve("merged").toString(), "--"));
+        List<String> command = new ArrayList<>(List.of("k8s", "submit", "--name", "cc", "--nodes", "2", "--image", "q:1",
+                "--kubeconfig", kubeconfig.toString(), "--start-in", "0", "--poll", "100ms", "--out", dir.resolve("merged").toString(), "--"));
         command.addAll(RUN);
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+        Process p = queuelab(console, command.toArray(String[]::new));
         try {
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (admin.pods().inNamespace(NS).list().getItems().size() < 2 && System.nanoTime() < deadline) {
@@ -469,6 +466,53 @@ class K8sSubmitTest {
         CliTestSupport.Result again = CliTestSupport.run("k8s", "delete", "--name", "cc", "--kubeconfig", kubeconfig.toString());
         assertEquals(2, again.exitCode(), again.err());
         assertEquals("queuelab: the run 'cc' has no object in namespace load (queuelab-cc-*): nothing to delete", again.err().strip());
+    }
+
+    /** Ctrl-C while collect waits leaves the Job running (collect did not make it) and says how to collect it again. */
+    @Test
+    void ctrlCOfCollectSaysTheJobRunsOnAndHowToCollectIt() throws Exception {
+        admin.resource(new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder().withNewMetadata().withName("queuelab-co")
+                .withNamespace(NS).endMetadata().withNewSpec().withCompletions(2).withNewTemplate().withNewMetadata()
+                .addToLabels("app.kubernetes.io/instance", "co").addToLabels("app.kubernetes.io/component", "generator").endMetadata()
+                .withNewSpec().addNewContainer().withName("generator").withImage("q:1").endContainer().endSpec().endTemplate()
+                .endSpec().build()).create();
+        admin.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("queuelab-co-start")
+                .withNamespace(NS).endMetadata().addToData("start-at", java.time.Instant.now().toString())
+                .addToData("deadline", java.time.Instant.now().plusSeconds(300).toString()).build()).create();
+        simulateCluster("co", 2, i -> running());
+        while (admin.pods().inNamespace(NS).list().getItems().size() < 2) {
+            Thread.sleep(50);
+        }
+        int before = server.getRequestCount();
+        Path console = dir.resolve("collect.txt");
+        Process p = queuelab(console, "k8s", "collect", "--name", "co", "--kubeconfig", kubeconfig.toString(), "--poll", "100ms",
+                "--out", dir.resolve("merged").toString());
+        try {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (server.getRequestCount() < before + 8 && System.nanoTime() < deadline) { // polling the pods by now
+                Thread.sleep(50);
+            }
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "collect ended after Ctrl-C");
+            String said = Files.readString(console);
+            assertEquals(130, p.exitValue(), said);
+            assertTrue(said.matches("(?s)queuelab: k8s collect interrupted by SIGINT while waiting for the pods of queuelab-co \\(after "
+                    + "[0-9.]+ s\\): the Job runs on and nothing was merged: 'queuelab k8s collect --name co --namespace load --out "
+                    + java.util.regex.Pattern.quote(dir.resolve("merged").toString()) + "' again merges it, 'queuelab k8s delete "
+                    + "--name co' stops it\\s*"), said);
+            assertNotNull(admin.batch().v1().jobs().inNamespace(NS).withName("queuelab-co").get(), "the Job runs on");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /** A real queuelab process (signals at their defaults, as RunSignalsTest starts it), its console in {@code console}. */
+    private static Process queuelab(Path console, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(console.toFile()).start();
     }
 
     /** A loopback port nothing listens on: a cluster that does not answer. */
