@@ -201,13 +201,22 @@ public final class K8sCommand implements Callable<Integer> {
                 deleteTree(manifests); // nothing was created: a second try starts clean
                 throw e;
             }
-            try (var client = k.client; SubmitSignals signals = SubmitSignals.install(k, spec.commandLine().getErr())) {
+            try (var client = k.client) {
                 try {
                     k.checkAbsent();
                 } catch (RuntimeException e) {
                     deleteTree(manifests);
                     throw e;
                 }
+                return createAndCollect(k, manifests, at, plan, o);
+            } catch (KubernetesClientException e) {
+                throw refused(e, cluster);
+            }
+        }
+
+        /** Creates the run's objects in order, waits for the pods and merges them; Ctrl-C from the first creation on: {@link SubmitSignals}. */
+        private int createAndCollect(K8sJob k, Path manifests, Instant at, Duration[] plan, PrintWriter o) throws Exception {
+            try (SubmitSignals signals = SubmitSignals.install(k, spec.commandLine().getErr())) {
                 k.create(k.load(manifests.resolve("1-results.yaml")));
                 k.create(k.load(manifests.resolve("2-clock.yaml")));
                 o.println("k8s: created the results volume and the clock reference " + k.clockName() + " in namespace "
@@ -229,8 +238,6 @@ public final class K8sCommand implements Callable<Integer> {
                     deleted(k, k.deleteRun(), o);
                 }
                 return code;
-            } catch (KubernetesClientException e) {
-                throw refused(e, cluster);
             }
         }
 
@@ -396,8 +403,9 @@ public final class K8sCommand implements Callable<Integer> {
                 job = "could not delete the Job " + k.jobName() + " (" + K8sJob.unreachable(e) + "): its pods run on "
                         + "(kubectl -n " + k.namespace + " delete job " + k.jobName() + ")";
             }
-            err.println("queuelab: k8s submit " + why + ": " + job + "; the results volume, the clock reference and the start "
-                    + "ConfigMap remain: 'queuelab k8s delete --name " + k.name + " --namespace " + k.namespace + "' removes them");
+            err.println("queuelab: k8s submit " + why + ": " + job + "; what else it created (the results volume, the clock "
+                    + "reference, the start ConfigMap) remains: 'queuelab k8s delete --name " + k.name + " --namespace " + k.namespace
+                    + "' removes it");
             err.flush();
             System.exit(signals.exitCode());
         }

@@ -447,9 +447,9 @@ class K8sSubmitTest {
             assertTrue(p.waitFor(30, TimeUnit.SECONDS), "submit ended after Ctrl-C: " + Files.readString(console));
             String said = Files.readString(console);
             assertEquals(130, p.exitValue(), said);
-            assertTrue(said.contains("queuelab: k8s submit interrupted by SIGINT: deleted the Job queuelab-cc, its pods stop; the "
-                    + "results volume, the clock reference and the start ConfigMap remain: 'queuelab k8s delete --name cc "
-                    + "--namespace load' removes them"), said);
+            assertTrue(said.contains("queuelab: k8s submit interrupted by SIGINT: deleted the Job queuelab-cc, its pods stop; what "
+                    + "else it created (the results volume, the clock reference, the start ConfigMap) remains: 'queuelab k8s delete "
+                    + "--name cc --namespace load' removes it"), said);
             assertEquals(null, admin.batch().v1().jobs().inNamespace(NS).withName("queuelab-cc").get(), "the Job is deleted");
         } finally {
             p.destroyForcibly();
