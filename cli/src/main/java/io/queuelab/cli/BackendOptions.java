@@ -113,6 +113,27 @@ public final class BackendOptions implements AutoCloseable {
         return iotPoints;
     }
 
+    /**
+     * Refuses, in one line naming the option, a --telemetry-interval, --server-pid or
+     * --server-data-dir that node {@code nodeIndex} could not sample: called before {@link #open}
+     * starts a server (and again by {@link #companion(int)}).
+     */
+    void checkTelemetry(int nodeIndex) {
+        if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
+            throw new IllegalArgumentException("--telemetry-interval must be positive");
+        }
+        if (serverDataDir != null && serverPid == null) {
+            throw new IllegalArgumentException("--server-data-dir needs --server-pid");
+        }
+        if (serverPid != null && telemetryInterval == null) {
+            throw new IllegalArgumentException("--server-pid needs --telemetry-interval");
+        }
+        if (serverPid != null && NodeTelemetry.samplesServer(nodeIndex) && ProcessHandle.of(serverPid).isEmpty()) {
+            throw new IllegalArgumentException("--server-pid " + serverPid + ": no such process (give the pid of the running server, "
+                    + "e.g. pgrep -o mariadbd)");
+        }
+    }
+
     /** {@link #companion(int)} of a single generator (node 0, which samples the server too). */
     public RunCompanion companion() {
         return companion(NodeTelemetry.SERVER_NODE);
@@ -126,18 +147,7 @@ public final class BackendOptions implements AutoCloseable {
      * it, node 0 still times the speed of the server's own cpus ({@link CpuSpeedProbe}).
      */
     public RunCompanion companion(int nodeIndex) {
-        if (telemetryInterval != null && (telemetryInterval.isNegative() || telemetryInterval.isZero())) {
-            throw new IllegalArgumentException("--telemetry-interval must be positive");
-        }
-        if (serverDataDir != null && serverPid == null) {
-            throw new IllegalArgumentException("--server-data-dir needs --server-pid");
-        }
-        if (serverPid != null && telemetryInterval == null) {
-            throw new IllegalArgumentException("--server-pid needs --telemetry-interval");
-        }
-        if (serverPid != null && NodeTelemetry.samplesServer(nodeIndex) && ProcessHandle.of(serverPid).isEmpty()) {
-            throw new IllegalArgumentException("--server-pid " + serverPid + ": no such process");
-        }
+        checkTelemetry(nodeIndex);
         if (telemetryInterval == null) {
             // the server cpus' speed is part of what a run measures, sampled or not (HostResourceSampler adds it otherwise)
             return NodeTelemetry.samplesServer(nodeIndex) ? CpuSpeedProbe.companion(this::serverProcesses) : RunCompanion.NONE;

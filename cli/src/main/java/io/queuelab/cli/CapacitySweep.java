@@ -265,22 +265,56 @@ final class CapacitySweep {
         return List.copyOf(fractions);
     }
 
+    /** Refuses, naming the option, a probe that cannot run: called before anything starts, and by {@link #probe}. */
+    static void checkProbe(int jobs, Duration duration) {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("--probe-jobs must be at least 1, got " + jobs);
+        }
+        LoadOptions.positive(duration, "--probe-duration");
+    }
+
+    /** The probe's own level: {@code jobs} closed-loop jobs. */
+    static SweepCommand.Level probeLevel(int jobs) {
+        return new SweepCommand.Level(0, jobs);
+    }
+
+    /**
+     * Checks a capacity sweep's runs before anything starts: the probe's, and an open run's at a
+     * stand-in rate (the real rates come from the probe); returns the open runs planned, one a
+     * fraction and one a repeat (a run that corrects the capacity adds one more).
+     */
+    static int check(int probeJobs, Duration probeDuration, List<Double> fractions, Repeats repeats, Duration duration, Duration warmup,
+                     boolean constant, GeneratorOptions generator, Path dir) {
+        checkProbe(probeJobs, probeDuration);
+        generator.config(probeLevel(probeJobs).plan(probeDuration, warmup, false), dir);
+        SweepCommand.checkRuns(List.of(new SweepCommand.Level(1, 0)), duration, warmup, constant, generator, dir);
+        return fractions.size() + repeats.listed().size();
+    }
+
+    /** The wall time a capacity sweep plans: the probe, then {@code runs} open runs. */
+    static Duration planned(Duration probeDuration, int runs, Duration duration, Duration warmup) {
+        return warmup.plus(probeDuration).plus(warmup.plus(duration).multipliedBy(runs));
+    }
+
+    /** What {@link #planned} is made of, in words. */
+    static String describePlan(Duration probeDuration, int runs, Duration duration, Duration warmup) {
+        return "a capacity probe of " + PlannedLength.format(warmup.plus(probeDuration)) + ", " + runs + " open runs of "
+                + PlannedLength.format(warmup.plus(duration)) + " each, one more for each capacity correction";
+    }
+
     /**
      * Runs the saturation probe: {@code jobs} closed-loop jobs for {@code duration} after
      * {@code warmup}, into a directory beside {@code sweep} (which must not exist yet).
      */
     static Probe probe(Path sweep, int jobs, Duration duration, Duration warmup, GeneratorOptions generator, Backend backend,
                        RunCompanion companion, Map<String, Object> settings, PrintWriter out) throws Exception {
-        if (jobs < 1) {
-            throw new IllegalArgumentException("--probe-jobs must be at least 1, got " + jobs);
-        }
+        checkProbe(jobs, duration);
         Path dir = sweep.resolveSibling(sweep.getFileName() + "." + PROBE_PREFIX + jobs);
         if (Files.exists(dir)) {
             throw new IllegalArgumentException(dir + " already exists (a capacity probe left by a sweep that died): remove it");
         }
         out.printf(Locale.ROOT, "capacity probe: %d closed-loop jobs for %s%n", jobs, duration);
-        SweepCommand.Level level = new SweepCommand.Level(0, jobs);
-        RunCommand.execute(generator.config(level.plan(duration, warmup, false), dir), backend, settings, out, companion);
+        RunCommand.execute(generator.config(probeLevel(jobs).plan(duration, warmup, false), dir), backend, settings, out, companion);
         double throughput = RunData.read(dir).throughput();
         if (!(throughput > 0)) {
             throw new IllegalStateException("the capacity probe completed no request: no capacity to take fractions of");

@@ -129,6 +129,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     CpuSplitOptions cpus;
 
+    @Mixin
+    PlannedLength plannedLength;
+
+    /** --max-duration's default: the default demo plans about 6 min of runs; a demo five times as long is not one. */
+    static final Duration MAX_DURATION = Duration.ofMinutes(30);
+
     @Spec
     CommandSpec spec;
 
@@ -163,7 +169,29 @@ public final class DemoCommand implements Callable<Integer> {
         List<SweepCommand.Level> closedLevels = closedJobs.equals("none") ? List.of() : SweepCommand.levels(null, parseJobs(closedJobs));
         Path dir = out != null ? out : RunCommand.defaultRunDir("demo");
         refuseExisting(dir);
+        request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT);
         PrintWriter w = spec.commandLine().getOut();
+        // every run is checked, and the whole planned, before the server starts or a tuple is loaded
+        Duration planned = Duration.ZERO;
+        List<String> plan = new ArrayList<>();
+        for (var sweep : fixedRates.entrySet()) {
+            Path open = dir.resolve(sweep.getKey());
+            String what;
+            if (sweep.getValue() != null) {
+                SweepCommand.checkRuns(sweep.getValue(), duration, warmup, false, generator, open);
+                planned = planned.plus(warmup.plus(duration).multipliedBy(sweep.getValue().size()));
+                what = sweep.getValue().size() + " open runs of " + PlannedLength.format(warmup.plus(duration)) + " each";
+            } else {
+                int runs = CapacitySweep.check(probeJobs, probeDuration, checkedFractions, repeats, duration, warmup, false, generator, open);
+                planned = planned.plus(CapacitySweep.planned(probeDuration, runs, duration, warmup));
+                what = CapacitySweep.describePlan(probeDuration, runs, duration, warmup);
+            }
+            SweepCommand.checkRuns(closedLevels, duration, warmup, false, generator, dir.resolve(sweep.getKey() + "-closed"));
+            planned = planned.plus(warmup.plus(duration).multipliedBy(closedLevels.size()));
+            plan.add(sweep.getKey() + ": " + what + (closedLevels.isEmpty() ? "" : ", " + closedLevels.size() + " closed runs"));
+        }
+        plannedLength.check("the demo", planned, String.join("; ", plan) + String.format(Locale.ROOT, "; besides loading %,d tuples and the reports", tuples),
+                MAX_DURATION, w);
         List<Path> runDirs = new ArrayList<>();
         try (JdbcEnvironment db = connection.open()) {
             w.println("database: " + db.target().redactedUrl());
@@ -249,6 +277,12 @@ public final class DemoCommand implements Callable<Integer> {
         Path dir = out != null ? out : RunCommand.defaultRunDir("demo-cassandra");
         refuseExisting(dir);
         PrintWriter w = spec.commandLine().getOut();
+        // every run is checked, and the whole planned, before a node starts
+        SweepCommand.checkRuns(writes, duration, warmup, false, generator, dir.resolve("write"));
+        SweepCommand.checkRuns(reads, duration, warmup, false, generator, dir.resolve("read"));
+        plannedLength.check("the demo", warmup.plus(duration).multipliedBy(writes.size() + reads.size()), writes.size() + " write and "
+                + reads.size() + " read runs of " + PlannedLength.format(warmup.plus(duration)) + " each, besides the node's start",
+                MAX_DURATION, w);
         boolean ownNode = !spec.commandLine().getParseResult().hasMatchedOption("--contact-points");
         LocalCassandraCluster cluster = null;
         try {
@@ -309,5 +343,6 @@ public final class DemoCommand implements Callable<Integer> {
         if (Files.exists(dir)) {
             throw new IllegalArgumentException(dir + ": demo directory already exists");
         }
+        OutputPath.requireWritable(dir, "demo directory"); // a parent that is a file, or not writable: before anything starts
     }
 }

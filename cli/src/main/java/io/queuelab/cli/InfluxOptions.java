@@ -41,7 +41,8 @@ public final class InfluxOptions implements AutoCloseable {
     @Option(names = "--influx-protocol", paramLabel = "http|udp", defaultValue = "http",
             description = "How the line protocol travels: http (default: one acknowledged write a request) or udp (seed 002's: one "
                     + "datagram a point to influxd's UDP listener; a request is ok only once its points are read back, lost points "
-                    + "are counted as udp_lost and in the manifest's backend.server.delivery).")
+                    + "are counted as udp_lost, points that cannot be read back as udp_unknown, and both in the manifest's "
+                    + "backend.server.delivery).")
     String protocol = "http";
 
     @Option(names = "--influx-udp-port", paramLabel = "PORT",

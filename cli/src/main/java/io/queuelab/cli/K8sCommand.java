@@ -1,6 +1,7 @@
 package io.queuelab.cli;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.queuelab.core.manifest.MergeInfo;
 import io.queuelab.core.merge.RunMerge;
 import picocli.CommandLine;
@@ -26,9 +27,13 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 /**
- * {@code queuelab k8s submit|collect}: a distributed run as deploy/kubernetes/render's Indexed Job,
+ * {@code queuelab k8s submit|collect|delete}: a distributed run as deploy/kubernetes/render's Indexed Job,
  * created and followed through the Kubernetes API, its nodes merged as {@code scripts/distributed-run}
- * merges them (partial, with each missing node's cause; exit 3).
+ * merges them (partial, with each missing node's cause; exit 3), and its objects deleted.
+ * Guarantees: every option, and the kubeconfig, is checked before the cluster is asked anything; a
+ * request the cluster refuses for want of rights is one line saying which rights; Ctrl-C during
+ * submit deletes the Job (its pods stop) before the command exits, and says what remains; Ctrl-C
+ * while collect waits says that the Job runs on and how to collect it again.
  */
 @Command(name = "k8s", mixinStandardHelpOptions = true,
         description = {"A distributed run on a Kubernetes cluster: 'submit' renders the manifests "
@@ -37,8 +42,9 @@ import java.util.concurrent.Callable;
                 + "waiting and merging for a run submitted earlier. A pod that failed or never started is named with "
                 + "its cause and the others are merged, marked partial. Exit status: 0 every node merged; 3 partial; "
                 + "1 nothing merged (no pod finished by the deadline); 2 bad input, no kubeconfig, cluster "
-                + "unreachable, or no such namespace, before anything is created. docs/distributed.md."},
-        subcommands = {K8sCommand.Submit.class, K8sCommand.Collect.class})
+                + "unreachable, or no such namespace, before anything is created. Ctrl-C during 'submit' deletes the Job "
+                + "(its pods stop); 'delete' removes every object 'submit' created. docs/distributed.md."},
+        subcommands = {K8sCommand.Submit.class, K8sCommand.Collect.class, K8sCommand.Delete.class})
 public final class K8sCommand implements Callable<Integer> {
     /** Some nodes merged, the others named: as scripts/distributed-run. */
     static final int EXIT_PARTIAL = 3;
@@ -50,11 +56,11 @@ public final class K8sCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "give 'submit' or 'collect'");
+        throw new CommandLine.ParameterException(spec.commandLine(), "give 'submit', 'collect' or 'delete'");
     }
 
     /** The run on the cluster: its name, namespace and the kubeconfig that reaches it. */
-    static final class Target {
+    static class RunName {
         @Option(names = "--name", required = true, paramLabel = "NAME",
                 description = "The run's name (a DNS label): its objects are queuelab-NAME-*.")
         String name;
@@ -66,6 +72,14 @@ public final class K8sCommand implements Callable<Integer> {
                 description = "Kubeconfig (default: $KUBECONFIG, ~/.kube/config, or the pod's service account).")
         Path kubeconfig;
 
+        /** The cluster the kubeconfig names, read but not asked ({@link K8sJob#cluster}). */
+        K8sJob.Cluster cluster() {
+            return K8sJob.cluster(kubeconfig, namespace);
+        }
+    }
+
+    /** The run on the cluster and where its merged run directory goes. */
+    static final class Target extends RunName {
         @Option(names = "--out", required = true, paramLabel = "DIR",
                 description = "The merged run directory (must not exist); nodes fetched go to DIR.nodes/.")
         Path out;
@@ -92,6 +106,7 @@ public final class K8sCommand implements Callable<Integer> {
             if (Files.exists(out) || Files.exists(nodesDir())) {
                 throw new IllegalArgumentException(out + " or " + nodesDir() + " already exists");
             }
+            OutputPath.requireCreatable(out, "--out");
             if (from != null && !Files.isDirectory(from)) {
                 throw new IllegalArgumentException("--from " + from + " is not a directory");
             }
@@ -146,6 +161,11 @@ public final class K8sCommand implements Callable<Integer> {
                 description = "How long the clock reference may take to be ready (default ${DEFAULT-VALUE}).")
         Duration clockTimeout;
 
+        @Option(names = "--cleanup",
+                description = "Once the nodes are merged here, delete what submit created in the cluster (as 'k8s delete'): "
+                        + "the Job, the clock reference, the start ConfigMap and the results volume.")
+        boolean cleanup;
+
         @Parameters(paramLabel = "RUN_OPTIONS", arity = "1..*",
                 description = "After --: the options of 'queuelab run' for every node (without --out, --node-index, "
                         + "--node-count, --clock-reference, --start-at: the Job sets them).")
@@ -171,15 +191,32 @@ public final class K8sCommand implements Callable<Integer> {
             }
             Duration[] plan = plan(runOptions, nodes);
             PrintWriter o = spec.commandLine().getOut();
-            K8sJob k = K8sJob.connect(target.kubeconfig, target.namespace, target.name);
+            K8sJob.Cluster cluster = target.cluster();
+            // the renderer checks --name, --nodes and the rest before the cluster is asked anything
+            K8sJob k;
+            try {
+                render(cluster.namespace(), manifests);
+                k = K8sJob.connect(cluster, target.name);
+            } catch (RuntimeException e) {
+                deleteTree(manifests); // nothing was created: a second try starts clean
+                throw e;
+            }
             try (var client = k.client) {
                 try {
-                    render(k.namespace, manifests);
                     k.checkAbsent();
                 } catch (RuntimeException e) {
-                    deleteTree(manifests); // nothing was created: a second try starts clean
+                    deleteTree(manifests);
                     throw e;
                 }
+                return createAndCollect(k, manifests, at, plan, o);
+            } catch (KubernetesClientException e) {
+                throw refused(e, cluster);
+            }
+        }
+
+        /** Creates the run's objects in order, waits for the pods and merges them; Ctrl-C from the first creation on: {@link SubmitSignals}. */
+        private int createAndCollect(K8sJob k, Path manifests, Instant at, Duration[] plan, PrintWriter o) throws Exception {
+            try (SubmitSignals signals = SubmitSignals.install(k, spec.commandLine().getErr())) {
                 k.create(k.load(manifests.resolve("1-results.yaml")));
                 k.create(k.load(manifests.resolve("2-clock.yaml")));
                 o.println("k8s: created the results volume and the clock reference " + k.clockName() + " in namespace "
@@ -190,11 +227,17 @@ public final class K8sCommand implements Callable<Integer> {
                 // planned end + drain timeout (+1 s, as scripts/distributed-run) + the margin
                 Instant deadline = start.plus(plan[0]).plus(plan[1]).plusSeconds(1).plus(margin);
                 k.writeStart(start, deadline);
-                Job job = (Job) k.create(k.load(manifests.resolve("3-generators.yaml"))).get(0);
+                var generators = k.load(manifests.resolve("3-generators.yaml"));
+                Job job = signals.createJob(() -> (Job) k.create(generators).get(0));
                 o.println("k8s: " + k.jobName() + ": " + nodes + " generators start at " + start + " (reference clock); "
-                        + "deadline " + deadline + " (planned end + drain timeout + " + margin.toSeconds() + " s)");
+                        + "deadline " + deadline + " (planned end + drain timeout + " + margin.toSeconds() + " s); Ctrl-C "
+                        + "deletes the Job");
                 o.flush();
-                return collect(k, job, nodes, start, deadline, target, o, spec.commandLine().getErr());
+                int code = collect(k, job, nodes, start, deadline, target, o, spec.commandLine().getErr(), signals::podsEnded);
+                if (cleanup) {
+                    deleted(k, k.deleteRun(), o);
+                }
+                return code;
             }
         }
 
@@ -247,7 +290,8 @@ public final class K8sCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             target.checkOut();
-            K8sJob k = K8sJob.connect(target.kubeconfig, target.namespace, target.name);
+            K8sJob.Cluster cluster = target.cluster();
+            K8sJob k = K8sJob.connect(cluster, target.name);
             try (var client = k.client) {
                 Job job = k.job();
                 Integer count = job.getSpec().getCompletions();
@@ -255,20 +299,145 @@ public final class K8sCommand implements Callable<Integer> {
                 Instant now = Instant.now();
                 Instant deadline = noWait || startAndDeadline[1] == null || startAndDeadline[1].isBefore(now)
                         ? now : startAndDeadline[1];
-                return collect(k, job, count == null ? 1 : count, startAndDeadline[0], deadline, target,
-                        spec.commandLine().getOut(), spec.commandLine().getErr());
+                // Ctrl-C while waiting leaves the Job alone (collect did not make it): say so, and how to come back
+                try (RunSignals waiting = RunSignals.whileWaitingForServer(spec.commandLine().getErr(), "k8s collect",
+                        "while waiting for the pods of " + k.jobName(), "the Job runs on and nothing was merged: 'queuelab k8s "
+                                + "collect --name " + k.name + " --namespace " + k.namespace + " --out " + target.out
+                                + "' again merges it, 'queuelab k8s delete --name " + k.name + "' stops it")) {
+                    return collect(k, job, count == null ? 1 : count, startAndDeadline[0], deadline, target,
+                            spec.commandLine().getOut(), spec.commandLine().getErr(), waiting::close);
+                }
+            } catch (KubernetesClientException e) {
+                throw refused(e, cluster);
+            }
+        }
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true,
+            description = {"Delete what 'k8s submit' created for a run: its Job (the generators' pods stop), the clock "
+                    + "reference (Deployment and Service), the start ConfigMap, the results volume with the nodes' run "
+                    + "directories on it (collect them first), and the pod 'collect' reads the volume with. Each object "
+                    + "is deleted by its name (queuelab-NAME-*); exit 2 when the run has none in the namespace."})
+    static final class Delete implements Callable<Integer> {
+        @Mixin
+        RunName run = new RunName();
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            K8sJob.Cluster cluster = run.cluster();
+            K8sJob k = K8sJob.connect(cluster, run.name);
+            try (var client = k.client) {
+                List<String> deleted = k.deleteRun();
+                if (deleted.isEmpty()) {
+                    throw new IllegalArgumentException("the run '" + run.name + "' has no object in namespace " + k.namespace
+                            + " (queuelab-" + run.name + "-*): nothing to delete");
+                }
+                deleted(k, deleted, spec.commandLine().getOut());
+                return 0;
+            } catch (KubernetesClientException e) {
+                throw refused(e, cluster);
             }
         }
     }
 
     /**
-     * Waits for the pods (never past {@code deadline}), gathers the run directories of those that
-     * succeeded and merges them into the target's DIR: 0 all merged, 3 partial, {@link Cli.Failure}
-     * (exit 1) when there is nothing to merge.
+     * Ctrl-C (SIGINT, SIGTERM, SIGHUP) during submit. Until the generators' pods have ended, the
+     * first signal deletes the Job (its pods stop: a node killed mid-run leaves no run to merge) and
+     * exits with the signal's code, saying what remains in the cluster and that 'k8s delete' removes
+     * it; a Job being created then is created first and deleted after, never left behind. Once the
+     * pods have ended, the fetch and merge of what they wrote go on. A second signal exits at once.
+     */
+    static final class SubmitSignals implements AutoCloseable {
+        private final K8sJob k;
+        private final PrintWriter err;
+        private final RunSignals signals;
+        private boolean jobMayExist;
+        private boolean podsEnded;
+        private boolean stopped;
+
+        private SubmitSignals(K8sJob k, PrintWriter err) {
+            this.k = k;
+            this.err = err;
+            this.signals = RunSignals.install(err, "stopping 'k8s submit'", "the run's objects may remain: 'queuelab k8s delete --name "
+                    + k.name + " --namespace " + k.namespace + "' removes them", this::stop);
+        }
+
+        static SubmitSignals install(K8sJob k, PrintWriter err) {
+            return new SubmitSignals(k, err);
+        }
+
+        /** Creates the Job unless a signal came first (then it is refused, and the signal's thread exits). */
+        Job createJob(java.util.function.Supplier<Job> create) {
+            synchronized (this) {
+                if (stopped) {
+                    throw new IllegalStateException("interrupted before the Job was created");
+                }
+                jobMayExist = true;
+                return create.get();
+            }
+        }
+
+        synchronized void podsEnded() {
+            podsEnded = true;
+        }
+
+        private void stop(String why) {
+            boolean deleteJob;
+            synchronized (this) { // waits for a Job being created
+                if (podsEnded) {
+                    err.println("queuelab: k8s: the generators have ended: fetching and merging what they wrote");
+                    err.flush();
+                    return;
+                }
+                stopped = true;
+                deleteJob = jobMayExist;
+            }
+            String job;
+            try {
+                job = deleteJob && k.deleteJob() ? "deleted the Job " + k.jobName() + ", its pods stop"
+                        : "no Job was created, no generator runs";
+            } catch (KubernetesClientException e) {
+                job = "could not delete the Job " + k.jobName() + " (" + K8sJob.unreachable(e) + "): its pods run on "
+                        + "(kubectl -n " + k.namespace + " delete job " + k.jobName() + ")";
+            }
+            err.println("queuelab: k8s submit " + why + ": " + job + "; what else it created (the results volume, the clock "
+                    + "reference, the start ConfigMap) remains: 'queuelab k8s delete --name " + k.name + " --namespace " + k.namespace
+                    + "' removes it");
+            err.flush();
+            System.exit(signals.exitCode());
+        }
+
+        @Override
+        public void close() {
+            signals.close();
+        }
+    }
+
+    /** Says what {@link K8sJob#deleteRun()} deleted. */
+    private static void deleted(K8sJob k, List<String> deleted, PrintWriter o) {
+        o.println("k8s: deleted " + (deleted.isEmpty() ? "nothing (the run's objects were gone)" : String.join(", ", deleted))
+                + " in namespace " + k.namespace);
+        o.flush();
+    }
+
+    /** A request the cluster refused for want of rights as one line saying which ({@link K8sJob#refusal}); others as they are. */
+    private static RuntimeException refused(KubernetesClientException e, K8sJob.Cluster cluster) {
+        String refusal = K8sJob.refusal(e, cluster.url(), cluster.namespace());
+        return refusal == null ? e : new IllegalArgumentException(refusal, e);
+    }
+
+    /**
+     * Waits for the pods (never past {@code deadline}), then calls {@code podsEnded}, gathers the run
+     * directories of those that succeeded and merges them into the target's DIR: 0 all merged, 3
+     * partial, {@link Cli.Failure} (exit 1) when there is nothing to merge.
      */
     static int collect(K8sJob k, Job job, int count, Instant start, Instant deadline, Target target, PrintWriter o,
-                       PrintWriter err) throws IOException, InterruptedException {
+                       PrintWriter err, Runnable podsEnded) throws IOException, InterruptedException {
         Map<Integer, K8sJob.Outcome> outcomes = k.await(count, start, deadline, target.poll, o);
+        podsEnded.run();
         Map<Integer, Path> present = new TreeMap<>();
         List<MergeInfo.MissingNode> missing = k.gather(outcomes, target.from, target.nodesDir(), job, target.fetchTimeout,
                 present, o);

@@ -67,12 +67,20 @@ final class K8sJob {
         this.name = name;
     }
 
+    /** A cluster as a kubeconfig names it: its client configuration and the namespace of the run; read, not yet asked. */
+    record Cluster(Config config, String namespace) {
+        String url() {
+            return config.getMasterUrl();
+        }
+    }
+
     /**
      * The cluster of {@code kubeconfig} (else $KUBECONFIG, ~/.kube/config, or the pod's service
-     * account), checked: reachable, and {@code namespace} (else the context's) exists. Every request
-     * is bounded (10 s to connect, 30 s a request, one retry).
+     * account) and {@code namespace} (else the context's, else "default"), read without asking the
+     * cluster anything: a bad kubeconfig is refused here, before any option is checked against the
+     * API server. Every request made with it is bounded (10 s to connect, 30 s a request, one retry).
      */
-    static K8sJob connect(Path kubeconfig, String namespace, String name) {
+    static Cluster cluster(Path kubeconfig, String namespace) {
         Config config;
         if (kubeconfig != null) {
             if (!Files.isReadable(kubeconfig)) {
@@ -93,7 +101,13 @@ final class K8sJob {
         }
         config = new ConfigBuilder(config).withConnectionTimeout(10_000).withRequestTimeout(30_000)
                 .withRequestRetryBackoffLimit(1).build();
-        String ns = namespace != null ? namespace : config.getNamespace() != null ? config.getNamespace() : "default";
+        return new Cluster(config, namespace != null ? namespace : config.getNamespace() != null ? config.getNamespace() : "default");
+    }
+
+    /** The run {@code name} on {@code cluster}, checked: the API server answers, and the namespace exists. */
+    static K8sJob connect(Cluster cluster, String name) {
+        Config config = cluster.config();
+        String ns = cluster.namespace();
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
         try {
             boolean exists;
@@ -121,12 +135,36 @@ final class K8sJob {
     }
 
     /**
+     * A request the API server refused for want of rights (401, 403), as one line that says what to
+     * do; null for any other failure. fabric8's own text of it is a paragraph ("Failure executing:
+     * ... Message: Forbidden!Configured service account doesn't have access ...").
+     */
+    static String refusal(KubernetesClientException e, String url, String namespace) {
+        if (e.getCode() != 401 && e.getCode() != 403) {
+            return null;
+        }
+        return "the Kubernetes API at " + url + " refused the request (" + apiSays(e) + "): the kubeconfig's user needs "
+                + (e.getCode() == 401 ? "valid credentials (kubectl get pods -n " + namespace + " tells whether they work)"
+                : "the rights to get, list, create and delete jobs, pods, pods/exec, configmaps, deployments, services and "
+                + "persistentvolumeclaims in namespace " + namespace + " (kubectl auth can-i --list -n " + namespace + ")");
+    }
+
+    /** The API server's own status of a refused request: "403 Forbidden: jobs.batch is forbidden: User ...". */
+    static String apiSays(KubernetesClientException e) {
+        var status = e.getStatus();
+        String message = status == null || status.getMessage() == null || status.getMessage().isBlank() ? null
+                : Cli.oneLine(new Exception(status.getMessage()));
+        String reason = status == null || status.getReason() == null ? "" : " " + status.getReason();
+        return e.getCode() + reason + ": " + (message != null ? message : Cli.oneLine(e));
+    }
+
+    /**
      * Why a request got no answer: the network's reason (fabric8's own message only names the request,
      * and the JDK's connect failures often have none), or the API server's status.
      */
     static String unreachable(KubernetesClientException e) {
         if (e.getCode() > 0) {
-            return Cli.oneLine(e);
+            return apiSays(e);
         }
         for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
             if (c instanceof java.net.SocketException || c instanceof java.net.UnknownHostException
@@ -156,12 +194,59 @@ final class K8sJob {
         if (client.batch().v1().jobs().inNamespace(namespace).withName(jobName()).get() != null
                 || client.configMaps().inNamespace(namespace).withName(startConfigMap()).get() != null
                 || client.apps().deployments().inNamespace(namespace).withName(clockName()).get() != null
-                || client.persistentVolumeClaims().inNamespace(namespace).withName(jobName() + "-results").get() != null) {
+                || client.persistentVolumeClaims().inNamespace(namespace).withName(resultsVolume()).get() != null) {
             throw new IllegalArgumentException("the run '" + name + "' already exists in namespace " + namespace
                     + " (its Job, start ConfigMap, clock or results volume): choose another --name, or delete it "
-                    + "(kubectl -n " + namespace + " delete job,configmap,deployment,service,pvc -l app.kubernetes.io/instance="
-                    + name + ")");
+                    + "(queuelab k8s delete --name " + name + " --namespace " + namespace + ")");
         }
+    }
+
+    /**
+     * Deletes what submit created for the run (the Job, whose pods then stop, the start ConfigMap,
+     * the clock reference's Deployment and Service, the results volume, the pod collect reads it
+     * with) and the Job's pods; returns what was there, as "Job queuelab-NAME", in that order.
+     * Objects of other runs, even with the same labels, are left alone: each is deleted by its name.
+     */
+    List<String> deleteRun() {
+        List<String> deleted = new ArrayList<>();
+        String podsOfTheJob = "pods of Job " + jobName();
+        if (deleteJob()) {
+            deleted.add("Job " + jobName());
+        }
+        deleteIfThere(deleted, "ConfigMap " + startConfigMap(), client.configMaps().inNamespace(namespace).withName(startConfigMap()).delete());
+        deleteIfThere(deleted, "Deployment " + clockName(), client.apps().deployments().inNamespace(namespace).withName(clockName()).delete());
+        deleteIfThere(deleted, "Service " + clockName(), client.services().inNamespace(namespace).withName(clockName()).delete());
+        deleteIfThere(deleted, "PersistentVolumeClaim " + resultsVolume(),
+                client.persistentVolumeClaims().inNamespace(namespace).withName(resultsVolume()).delete());
+        deleteIfThere(deleted, "Pod " + fetchPod(), client.pods().inNamespace(namespace).withName(fetchPod()).delete());
+        // the Job's garbage collection removes its pods; deleted here too, so that none is left to a cluster without it
+        for (Pod p : client.pods().inNamespace(namespace).withLabel("app.kubernetes.io/instance", name)
+                .withLabel("app.kubernetes.io/component", "generator").list().getItems()) {
+            if (p.getMetadata().getName().startsWith(jobName() + "-")) {
+                deleteIfThere(deleted, podsOfTheJob, client.pods().inNamespace(namespace).withName(p.getMetadata().getName()).delete());
+            }
+        }
+        return deleted.stream().distinct().toList();
+    }
+
+    /** Deletes the generators' Job, its pods with it (they stop); false when there was none. */
+    boolean deleteJob() {
+        return !client.batch().v1().jobs().inNamespace(namespace).withName(jobName())
+                .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete().isEmpty();
+    }
+
+    private static void deleteIfThere(List<String> deleted, String what, List<?> details) {
+        if (details != null && !details.isEmpty()) {
+            deleted.add(what);
+        }
+    }
+
+    String resultsVolume() {
+        return jobName() + "-results";
+    }
+
+    String fetchPod() {
+        return "queuelab-" + name + "-fetch";
     }
 
     /** The objects of one rendered manifest file, as the renderer wrote them. */
@@ -192,7 +277,7 @@ final class K8sJob {
             if (Instant.now().isAfter(end)) {
                 throw new IllegalStateException("the clock reference " + clockName() + " was not ready within "
                         + timeout.toSeconds() + " s (kubectl -n " + namespace + " describe deployment " + clockName()
-                        + "); nothing started: delete the run's objects (label app.kubernetes.io/instance=" + name + ")");
+                        + "); nothing started: 'queuelab k8s delete --name " + name + " --namespace " + namespace + "' removes what was created");
             }
             Thread.sleep(poll.toMillis());
         }
@@ -464,7 +549,7 @@ final class K8sJob {
      * node's run directory can be read off the volume with tar through the API; deleted when done.
      */
     private final class Fetcher implements AutoCloseable {
-        private final String pod = "queuelab-" + name + "-fetch";
+        private final String pod = fetchPod();
         private final String nodes = "/results/" + name + ".nodes";
         private final Path target;
 

@@ -101,7 +101,8 @@ public final class LoadOptions {
         return m;
     }
 
-    private static Duration positive(Duration d, String option) {
+    /** {@code d}, or a one-line refusal naming {@code option} when it is not positive. */
+    static Duration positive(Duration d, String option) {
         if (d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException(option + " must be positive");
         }

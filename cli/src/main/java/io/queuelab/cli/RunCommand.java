@@ -66,6 +66,7 @@ public final class RunCommand implements Callable<Integer> {
         generator.defaultWorkers(backend.defaultWorkers());
         RunConfig config = generator.config(load.plan(), dir);
         backend.checkNodeCount(config.nodeCount());
+        backend.checkTelemetry(config.nodeIndex()); // before open() starts a server
         Map<String, Object> settings = new LinkedHashMap<>(load.settings());
         settings.putAll(generator.settings());
         settings.putAll(backend.settings());

@@ -63,8 +63,9 @@ final class RunSignals implements AutoCloseable {
     }
 
     /**
-     * Ctrl-C, SIGTERM or SIGHUP while {@code command} waits for its server ({@code waiting}: "while
-     * the embedded server was starting", "while connecting to the server"): one line saying so and
+     * Ctrl-C, SIGTERM or SIGHUP while {@code command} waits for its server, or for anything it does
+     * not own ({@code waiting}: "while the embedded server was starting", "while connecting to the
+     * server", k8s collect's "while waiting for the pods of ..."): one line saying so and
      * that {@code nothing} (what was not done), then the JVM's exit with the signal's code, whose
      * shutdown hooks stop an embedded server that is starting before the process ends (see
      * EmbeddedMariaDb). Before, the JVM's own handling exited 130 with nothing said. Closed

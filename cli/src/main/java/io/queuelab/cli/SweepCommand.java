@@ -90,6 +90,12 @@ public final class SweepCommand implements Callable<Integer> {
     @Mixin
     ServerCoresOption serverCores;
 
+    @Mixin
+    PlannedLength plannedLength;
+
+    /** --max-duration's default: a sweep planned longer than half a day is more often a slip than a plan. */
+    static final Duration MAX_DURATION = Duration.ofHours(12);
+
     @Spec
     CommandSpec spec;
 
@@ -104,17 +110,16 @@ public final class SweepCommand implements Callable<Integer> {
         List<Level> levels = levels(rates, closed);
         Path dir = out != null ? out : RunCommand.defaultRunDir("sweep");
         OutputPath.requireCreatable(dir, "sweep directory");
-        if (!simulate) {
-            for (Level level : levels) { // every level's run is validated before the first starts
-                generator.config(level.plan(duration, warmup, constant), dir.resolve(level.label()));
-            }
-        }
         if (simulate) {
             simulate(dir, levels, model.model(serverCores.value()), duration, warmup, generator.seed, spec.commandLine().getOut());
             return 0;
         }
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep: add --simulate");
         generator.defaultWorkers(backend.defaultWorkers());
+        checkRuns(levels, duration, warmup, constant, generator, dir);
+        backend.checkTelemetry(io.queuelab.core.telemetry.NodeTelemetry.SERVER_NODE);
+        plannedLength.check("the sweep", duration.plus(warmup).multipliedBy(levels.size()), levels.size() + " runs of "
+                + PlannedLength.format(duration.plus(warmup)) + " each", MAX_DURATION, spec.commandLine().getOut());
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
             generator.placement(server.place(serverCores.value(), spec.commandLine().getErr()));
             run(dir, levels, duration, warmup, constant, generator, b, server.companion(), backend.settings(), spec.commandLine().getOut());
@@ -133,6 +138,11 @@ public final class SweepCommand implements Callable<Integer> {
         ModelOptions.refuse(java.nio.file.Files.exists(dir), dir + ": sweep directory already exists");
         ModelOptions.refuse(model.model != null, "--model applies to a simulated sweep");
         java.io.PrintWriter w = spec.commandLine().getOut();
+        generator.defaultWorkers(backend.defaultWorkers());
+        int runs = CapacitySweep.check(probeJobs, probeDuration, checked, repeats, duration, warmup, constant, generator, dir);
+        backend.checkTelemetry(io.queuelab.core.telemetry.NodeTelemetry.SERVER_NODE);
+        plannedLength.check("the sweep", CapacitySweep.planned(probeDuration, runs, duration, warmup),
+                CapacitySweep.describePlan(probeDuration, runs, duration, warmup), MAX_DURATION, w);
         try (BackendOptions server = backend; Backend b = server.open(generator.seed)) {
             generator.placement(server.place(serverCores.value(), spec.commandLine().getErr()));
             Map<String, Object> settings = new LinkedHashMap<>(backend.settings());
@@ -167,6 +177,19 @@ public final class SweepCommand implements Callable<Integer> {
             }
             phases.add(new Phase("main", duration, rate, jobs, false));
             return new LoadPlan(phases, constant ? LoadPlan.Arrivals.CONSTANT : LoadPlan.Arrivals.POISSON, Duration.ZERO);
+        }
+    }
+
+    /**
+     * Checks each run of {@code levels} as it will be made (--duration, then the generator's options
+     * for the level's plan), before the first starts: a bad option is refused before a server starts,
+     * a probe runs or a directory is made, naming the option (a Phase alone would say "a phase needs
+     * a positive duration", and only once its run is made).
+     */
+    static void checkRuns(List<Level> levels, Duration duration, Duration warmup, boolean constant, GeneratorOptions generator, Path dir) {
+        LoadOptions.positive(duration, "--duration");
+        for (Level level : levels) {
+            generator.config(level.plan(duration, warmup, constant), dir.resolve(level.label()));
         }
     }
 

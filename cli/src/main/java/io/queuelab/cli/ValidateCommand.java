@@ -66,6 +66,8 @@ public final class ValidateCommand implements Callable<Integer> {
         if (holdout == null || holdout.isEmpty()) {
             throw new IllegalArgumentException("give the held-out runs with --holdout RUN[,RUN...]");
         }
+        requireNamed(runs, "a fit run");
+        requireNamed(holdout, "--holdout");
         if (json != null) {
             OutputPath.requireWritable(json, "--json");
         }
@@ -77,6 +79,17 @@ public final class ValidateCommand implements Callable<Integer> {
             System.out.println("wrote " + json);
         }
         return 0;
+    }
+
+    /**
+     * Refuses an empty run name ({@code --holdout ''}, a stray comma in a list): Path.of("") is the
+     * working directory, which would otherwise be read as a run or a sweep.
+     */
+    private static void requireNamed(List<Path> paths, String what) {
+        if (paths.stream().anyMatch(p -> p.toString().isEmpty())) {
+            throw new IllegalArgumentException(what + " has an empty run name ('' or a stray comma): give run directories, e.g. "
+                    + "--holdout r500,r800");
+        }
     }
 
     /** The registry's names, for the help text. */

@@ -45,4 +45,22 @@ public final class CliTestSupport {
             assertFalse(err.contains("Exception"), what + " -> no stack trace or exception name: " + err);
         }
     }
+
+    /**
+     * The command line is refused with exactly {@code said} and exit 2, at once (within 5 s: no
+     * server was started, no relation loaded, no probe run first), and none of {@code untouched}
+     * exists after it: nothing was started or created.
+     */
+    public static void assertRefusedAtOnce(java.util.List<String> args, String said, java.nio.file.Path... untouched) {
+        long t0 = System.nanoTime();
+        Result r = run(args.toArray(String[]::new));
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        String what = String.join(" ", args);
+        assertEquals(said, r.err().strip(), what + " -> " + r.out());
+        assertEquals(2, r.exitCode(), what);
+        assertTrue(seconds < 5, what + ": refused at once, not after a server's start or a run: " + seconds + " s");
+        for (java.nio.file.Path p : untouched) {
+            assertFalse(java.nio.file.Files.exists(p), what + ": nothing started or created, yet " + p + " exists");
+        }
+    }
 }

@@ -118,4 +118,44 @@ class DemoCommandTest {
         assertEquals(available.minus(available.first(serverCores)).toString(), p.client().cpus(), run + ": " + p);
         assertTrue(p.separate(), run + ": " + p);
     }
+
+    /**
+     * The demo checks every option, and its planned length, before the server starts, a tuple is
+     * loaded or a directory is made: --duration 0s once started MariaDB, loaded the relation and
+     * ran a 7 s probe before "a phase needs a positive duration"; 50 repeats were accepted unsaid.
+     */
+    @Test
+    void everyOptionIsCheckedAndTheLengthPlannedBeforeAnythingStarts() throws Exception {
+        Path db = dir.resolve("db");
+        Path out = dir.resolve("demo");
+        String fifty = String.join(",", java.util.Collections.nCopies(50, "0.5"));
+        String[][] cases = {
+                {"--duration", "0s"},
+                {"--probe-duration", "0s"},
+                {"--probe-jobs", "0"},
+                {"--closed", "1,x"},
+                {"--repeat", fifty},
+                {"--backend", "cassandra", "--duration", "0s"},
+        };
+        String[] said = {"queuelab: --duration must be positive", "queuelab: --probe-duration must be positive",
+                "queuelab: --probe-jobs must be at least 1, got 0", "queuelab: --closed takes job counts like 1,4,16,64 or none, not '1,x'",
+                "queuelab: the demo would take 30 min 14 s of runs (range: a capacity probe of 7 s, 56 open runs of 15 s each, one "
+                        + "more for each capacity correction, 4 closed runs; update: a capacity probe of 7 s, 56 open runs of 15 s each, "
+                        + "one more for each capacity correction, 4 closed runs; besides loading 100,000 tuples and the reports), more "
+                        + "than --max-duration 30 min: shorten it (fewer repeats, fractions or levels, a shorter --duration) or give a "
+                        + "larger --max-duration",
+                "queuelab: --duration must be positive"};
+        for (int i = 0; i < cases.length; i++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("demo", "--embedded-dir", db.toString(),
+                    "--cassandra-dir", dir.resolve("cassandra").toString(), "--out", out.toString()));
+            args.addAll(java.util.List.of(cases[i]));
+            CliTestSupport.assertRefusedAtOnce(args, said[i], db, out, dir.resolve("cassandra"));
+        }
+        // asked for: a larger bound lets the same 50 repeats through, their length said first (then a server that does not answer)
+        CliTestSupport.Result asked = CliTestSupport.run("demo", "--jdbc-url", "jdbc:mysql://127.0.0.1:9/test", "--out", out.toString(),
+                "--repeat", fifty, "--max-duration", "1h");
+        assertEquals(2, asked.exitCode(), asked.err());
+        assertTrue(asked.out().startsWith("plan: 30 min 14 s of runs (range: a capacity probe of 7 s, 56 open runs"), asked.out());
+        assertFalse(Files.exists(out), "nothing created");
+    }
 }

@@ -90,6 +90,53 @@ class InfluxCliTest {
         assertEquals(stored, Long.parseLong(stats.get(stats.size() - 1).split(",")[pointsTx]), stats.toString());
     }
 
+    /**
+     * influxd killed mid-run (issue 43, case 8): the run ends on time; its requests after the kill are
+     * counted udp_send_failed or udp_unknown (they were connection_lost), the manifest's delivery says
+     * why the stored count is unknown and what is lost or unknown (it held only describeAtEndFailed),
+     * and the summary prints the delivery line.
+     */
+    @Test
+    void aServerKilledMidRunLeavesADeliveryOfPointsLostOrUnknown() throws Exception {
+        requireInfluxd();
+        Path run = tmp.resolve("killed");
+        try (LocalInfluxd server = LocalInfluxd.start(tmp.resolve("db"), java.time.Duration.ofSeconds(60), "queuelab")) {
+            Thread killer = new Thread(() -> {
+                try {
+                    Thread.sleep(2500);
+                    ProcessHandle.of(server.pid()).ifPresent(ProcessHandle::destroyForcibly);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "kill-influxd");
+            killer.start();
+            CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "influxdb", "--influx-protocol", "udp", "--influx-url",
+                    server.url(), "--influx-udp-port", String.valueOf(server.udpAddress().orElseThrow().getPort()), "--constant",
+                    "--rate", "2", "--duration", "5s", "--report-interval", "0", "--out", run.toString());
+            killer.join();
+            assertEquals(0, r.exitCode(), r.err());
+            Manifest m = Manifest.read(run);
+            Map<?, ?> server2 = m.backend().orElseThrow().server();
+            assertFalse(server2.containsKey("describeAtEndFailed"), server2.toString());
+            Map<?, ?> delivery = (Map<?, ?>) server2.get("delivery");
+            assertTrue(delivery != null && String.valueOf(delivery.get("pointsStoredUnknown")).startsWith(
+                    "the points could not be read back after the run: "), server2.toString());
+            long generated = ((Number) delivery.get("pointsGenerated")).longValue();
+            long confirmed = ((Number) delivery.get("pointsConfirmedByRequests")).longValue();
+            long lost = ((Number) delivery.get("pointsLost")).longValue();
+            long unknown = ((Number) delivery.get("pointsUnknown")).longValue();
+            assertEquals(generated, confirmed + lost + unknown, delivery.toString());
+            assertTrue(confirmed >= 1000 && lost + unknown >= 1000, "some requests before the kill, some after: " + delivery);
+            String summary = CliTestSupport.run("summary", run.toString()).out();
+            assertTrue(summary.contains("delivery  udp: " + generated + " points generated, " + delivery.get("datagramsSent")
+                    + " datagrams sent (" + delivery.get("sendFailures") + " sends failed), stored unknown: " + confirmed
+                    + " confirmed by their requests, " + lost + " lost, " + unknown + " unknown (the points could not be read back "
+                    + "after the run: "), summary);
+            assertFalse(summary.contains("connection_lost"), summary);
+            assertTrue(summary.contains("udp_send_failed") || summary.contains("udp_unknown"), summary);
+        }
+    }
+
     @Test
     void aServerThatDoesNotAnswerIsOneLine() {
         CliTestSupport.assertEachIsRefused(new String[][] {

@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.MergeInfo;
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
@@ -62,8 +65,10 @@ class K8sSubmitTest {
     @BeforeEach
     void startTheMockCluster() throws Exception {
         java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesMixedDispatcher(new HashMap<>()), false);
+        // one map of expectations for the server and its dispatcher: a test may make a request fail (a 403, say)
+        Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations,
+                new KubernetesMixedDispatcher(expectations), false);
         server.init();
         admin = server.createClient();
         admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
@@ -237,18 +242,23 @@ class K8sSubmitTest {
         assertEquals(Manifest.read(out).totals(), Manifest.read(again).totals());
     }
 
+    /** Every pod succeeding: all merged, exit 0; with --cleanup, what submit created is deleted once they are. */
     @Test
-    void everyPodSucceedingMergesThemAllWithExitZero() throws Exception {
+    void everyPodSucceedingMergesThemAllWithExitZeroAndCleanupDeletesTheRun() throws Exception {
         Path volume = Files.createDirectories(dir.resolve("volume"));
         for (int i = 0; i < 2; i++) {
             nodeRun(volume, "ok2", i, 2);
         }
         simulateCluster("ok2", 2, i -> succeeded());
         Path out = dir.resolve("merged");
-        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> submit("ok2", 2, out, volume));
+        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> submit("ok2", 2, out, volume, "--cleanup"));
         assertEquals(0, r.exitCode(), r.out() + r.err());
         assertTrue(r.out().contains("merged 2 nodes into " + out), r.out());
         assertFalse(Manifest.read(out).merge().orElseThrow().partial());
+        assertTrue(r.out().contains("k8s: deleted Job queuelab-ok2, ConfigMap queuelab-ok2-start, Deployment queuelab-ok2-clock, "
+                + "Service queuelab-ok2-clock, PersistentVolumeClaim queuelab-ok2-results"), r.out());
+        assertTrue(admin.batch().v1().jobs().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.persistentVolumeClaims().inNamespace(NS).list().getItems().isEmpty());
     }
 
     /**
@@ -317,10 +327,7 @@ class K8sSubmitTest {
 
     @Test
     void noClusterOrNoNamespaceOrBadRunOptionsIsOneLineAndExit2AndCreatesNothing() throws Exception {
-        int closed;
-        try (ServerSocket s = new ServerSocket(0)) {
-            closed = s.getLocalPort();
-        }
+        int closed = closedPort();
         Path unreachable = writeKubeconfig("http://127.0.0.1:" + closed + "/");
         Path out = dir.resolve("merged");
         String[] common = {"k8s", "submit", "--nodes", "2", "--image", "q:1", "--start-in", "0", "--out", out.toString()};
@@ -372,6 +379,147 @@ class K8sSubmitTest {
         assertTrue(admin.batch().v1().jobs().inAnyNamespace().list().getItems().isEmpty());
         assertTrue(admin.persistentVolumeClaims().inAnyNamespace().list().getItems().isEmpty());
         assertFalse(Files.exists(out));
+    }
+
+    /**
+     * --nodes, --name and --out are checked before the cluster is asked anything: with no cluster to
+     * reach, each is still named (before, each said only "cannot reach the Kubernetes API").
+     */
+    @Test
+    void badOptionsAreNamedBeforeTheClusterIsAsked() throws Exception {
+        Path unreachable = writeKubeconfig("http://127.0.0.1:" + closedPort() + "/");
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        String[][] cases = {
+                {"--nodes", "1", "--name", "ok", "--out", dir.resolve("m").toString()},
+                {"--nodes", "2", "--name", "Not_A_Label", "--out", dir.resolve("m").toString()},
+                {"--nodes", "2", "--name", "ok", "--out", file.resolve("m").toString()},
+        };
+        String[] named = {"--nodes must be 2..1000", "--name 'Not_A_Label' must be a DNS label", "--out "};
+        for (int i = 0; i < cases.length; i++) {
+            String[] args = concat(concat(new String[] {"k8s", "submit", "--image", "q:1", "--kubeconfig", unreachable.toString()},
+                    cases[i]), "--", "--backend", "noop", "--rate", "10");
+            CliTestSupport.Result r = CliTestSupport.run(args);
+            assertEquals(2, r.exitCode(), r.err());
+            assertFalse(r.err().strip().contains("\n"), r.err());
+            assertTrue(r.err().contains(named[i]) && !r.err().contains("cannot reach"), named[i] + ": " + r.err());
+        }
+        assertFalse(Files.exists(dir.resolve("m.k8s")), "nothing rendered is left");
+    }
+
+    /** A 403 from the API server is one line that says which rights the kubeconfig's user lacks, not fabric8's paragraph. */
+    @Test
+    void aForbiddenRequestIsOneLineSayingWhichRightsAreMissing() {
+        server.expect().get().withPath("/apis/batch/v1/namespaces/" + NS + "/jobs/queuelab-fb")
+                .andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder().withStatus("Failure").withReason("Forbidden")
+                        .withCode(403).withMessage("jobs.batch \"queuelab-fb\" is forbidden: User \"u\" cannot get resource "
+                                + "\"jobs\" in API group \"batch\" in the namespace \"load\"").build()).always();
+        CliTestSupport.Result r = submit("fb", 2, dir.resolve("merged"), null);
+        assertEquals(2, r.exitCode(), r.out() + r.err());
+        assertEquals("queuelab: the Kubernetes API at " + admin.getConfiguration().getMasterUrl() + " refused the request (403 "
+                + "Forbidden: jobs.batch \"queuelab-fb\" is forbidden: User \"u\" cannot get resource \"jobs\" in API group "
+                + "\"batch\" in the namespace \"load\"): the kubeconfig's user needs the rights to get, list, create and delete "
+                + "jobs, pods, pods/exec, configmaps, deployments, services and persistentvolumeclaims in namespace load "
+                + "(kubectl auth can-i --list -n load)", r.err().strip());
+        assertFalse(Files.exists(dir.resolve("merged.k8s")), "nothing rendered is left");
+    }
+
+    /**
+     * Ctrl-C while the generators run deletes their Job (its pods stop) and says what remains; then
+     * 'k8s delete' removes the rest of what submit created, and says so; --cleanup does the same
+     * after a merge.
+     */
+    @Test
+    void ctrlCDeletesTheJobAndDeleteRemovesWhatSubmitCreated() throws Exception {
+        simulateCluster("cc", 2, i -> running());
+        Path console = dir.resolve("console.txt");
+        List<String> command = new ArrayList<>(List.of("k8s", "submit", "--name", "cc", "--nodes", "2", "--image", "q:1",
+                "--kubeconfig", kubeconfig.toString(), "--start-in", "0", "--poll", "100ms", "--out", dir.resolve("merged").toString(), "--"));
+        command.addAll(RUN);
+        Process p = queuelab(console, command.toArray(String[]::new));
+        try {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (admin.pods().inNamespace(NS).list().getItems().size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            Thread.sleep(500); // submit is waiting for the pods now
+            assertNotNull(admin.batch().v1().jobs().inNamespace(NS).withName("queuelab-cc").get(), Files.readString(console));
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "submit ended after Ctrl-C: " + Files.readString(console));
+            String said = Files.readString(console);
+            assertEquals(130, p.exitValue(), said);
+            assertTrue(said.contains("queuelab: k8s submit interrupted by SIGINT: deleted the Job queuelab-cc, its pods stop; what "
+                    + "else it created (the results volume, the clock reference, the start ConfigMap) remains: 'queuelab k8s delete "
+                    + "--name cc --namespace load' removes it"), said);
+            assertEquals(null, admin.batch().v1().jobs().inNamespace(NS).withName("queuelab-cc").get(), "the Job is deleted");
+        } finally {
+            p.destroyForcibly();
+        }
+        CliTestSupport.Result d = CliTestSupport.run("k8s", "delete", "--name", "cc", "--kubeconfig", kubeconfig.toString());
+        assertEquals(0, d.exitCode(), d.out() + d.err());
+        assertEquals("k8s: deleted ConfigMap queuelab-cc-start, Deployment queuelab-cc-clock, Service queuelab-cc-clock, "
+                + "PersistentVolumeClaim queuelab-cc-results, pods of Job queuelab-cc in namespace load", d.out().strip());
+        assertTrue(admin.configMaps().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.apps().deployments().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.services().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.persistentVolumeClaims().inNamespace(NS).list().getItems().isEmpty());
+        assertTrue(admin.pods().inNamespace(NS).list().getItems().isEmpty());
+        CliTestSupport.Result again = CliTestSupport.run("k8s", "delete", "--name", "cc", "--kubeconfig", kubeconfig.toString());
+        assertEquals(2, again.exitCode(), again.err());
+        assertEquals("queuelab: the run 'cc' has no object in namespace load (queuelab-cc-*): nothing to delete", again.err().strip());
+    }
+
+    /** Ctrl-C while collect waits leaves the Job running (collect did not make it) and says how to collect it again. */
+    @Test
+    void ctrlCOfCollectSaysTheJobRunsOnAndHowToCollectIt() throws Exception {
+        admin.resource(new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder().withNewMetadata().withName("queuelab-co")
+                .withNamespace(NS).endMetadata().withNewSpec().withCompletions(2).withNewTemplate().withNewMetadata()
+                .addToLabels("app.kubernetes.io/instance", "co").addToLabels("app.kubernetes.io/component", "generator").endMetadata()
+                .withNewSpec().addNewContainer().withName("generator").withImage("q:1").endContainer().endSpec().endTemplate()
+                .endSpec().build()).create();
+        admin.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("queuelab-co-start")
+                .withNamespace(NS).endMetadata().addToData("start-at", java.time.Instant.now().toString())
+                .addToData("deadline", java.time.Instant.now().plusSeconds(300).toString()).build()).create();
+        simulateCluster("co", 2, i -> running());
+        while (admin.pods().inNamespace(NS).list().getItems().size() < 2) {
+            Thread.sleep(50);
+        }
+        int before = server.getRequestCount();
+        Path console = dir.resolve("collect.txt");
+        Process p = queuelab(console, "k8s", "collect", "--name", "co", "--kubeconfig", kubeconfig.toString(), "--poll", "100ms",
+                "--out", dir.resolve("merged").toString());
+        try {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (server.getRequestCount() < before + 8 && System.nanoTime() < deadline) { // polling the pods by now
+                Thread.sleep(50);
+            }
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "collect ended after Ctrl-C");
+            String said = Files.readString(console);
+            assertEquals(130, p.exitValue(), said);
+            assertTrue(said.matches("(?s)queuelab: k8s collect interrupted by SIGINT while waiting for the pods of queuelab-co \\(after "
+                    + "[0-9.]+ s\\): the Job runs on and nothing was merged: 'queuelab k8s collect --name co --namespace load --out "
+                    + java.util.regex.Pattern.quote(dir.resolve("merged").toString()) + "' again merges it, 'queuelab k8s delete "
+                    + "--name co' stops it\\s*"), said);
+            assertNotNull(admin.batch().v1().jobs().inNamespace(NS).withName("queuelab-co").get(), "the Job runs on");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /** A real queuelab process (signals at their defaults, as RunSignalsTest starts it), its console in {@code console}. */
+    private static Process queuelab(Path console, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+    }
+
+    /** A loopback port nothing listens on: a cluster that does not answer. */
+    private static int closedPort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
 
     private static String[] concat(String[] a, String... b) {

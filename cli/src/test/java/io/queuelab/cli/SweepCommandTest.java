@@ -176,4 +176,39 @@ class SweepCommandTest {
         }
         assertFalse(Files.exists(dir.resolve("a")));
     }
+
+    /**
+     * A capacity sweep's options are checked before the embedded server starts or the probe runs:
+     * each refusal names its option, comes at once and leaves no directory; a sweep that would run
+     * longer than --max-duration is refused with its planned length, and a sweep that runs says its
+     * planned length first.
+     */
+    @Test
+    void everyOptionIsCheckedAndTheLengthPlannedBeforeTheServerStarts() {
+        Path db = dir.resolve("db");
+        Path out = dir.resolve("a");
+        String[][] cases = {
+                {"--fractions", "0.5,0.9", "--duration", "0s"},
+                {"--fractions", "0.5,0.9", "--probe-duration", "0s"},
+                {"--fractions", "0.5,0.9", "--telemetry-interval", "1s", "--server-pid", "999999999"},
+                {"--fractions", "0.5,0.9", "--repeat", "0.5,0.5,0.5", "--duration", "1h", "--max-duration", "2h"},
+                {"--rates", "5,10", "--duration", "0s"},
+        };
+        String[] said = {"queuelab: --duration must be positive", "queuelab: --probe-duration must be positive",
+                "queuelab: --server-pid 999999999: no such process (give the pid of the running server, e.g. pgrep -o mariadbd)",
+                "queuelab: the sweep would take 5 h of runs (a capacity probe of 10 s, 5 open runs of 1 h each, one more for "
+                        + "each capacity correction), more than --max-duration 2 h: shorten it (fewer repeats, fractions or levels, a "
+                        + "shorter --duration) or give a larger --max-duration",
+                "queuelab: --duration must be positive"};
+        for (int i = 0; i < cases.length; i++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("sweep", "--embedded-dir", db.toString(),
+                    "--out", out.toString()));
+            args.addAll(java.util.List.of(cases[i]));
+            CliTestSupport.assertRefusedAtOnce(args, said[i], db, out);
+        }
+        CliTestSupport.Result r = CliTestSupport.run("sweep", "--backend", "noop", "--rates", "5,10", "--duration", "1s", "--warmup", "0",
+                "--report-interval", "0", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().startsWith("plan: 2 s of runs (2 runs of 1 s each)\n"), r.out());
+    }
 }

@@ -217,7 +217,7 @@ class ValidateCommandTest {
         assertTrue(CliTestSupport.run("validate", low.toString(), copy.toString(), "--holdout", holdout.toString()).err()
                 .contains("the 2 runs are at one arrival rate"));
         assertTrue(CliTestSupport.run("validate", low.toString(), mid.toString(), "--holdout", holdout.toString(), "--server-cores",
-                "1048576").err().contains("--server-cores must be a whole number from 1 to 8192"));
+                "1048576").err().contains("--server-cores 1048576 is more cores than a Linux x86-64 server can have (at most 8192)"));
     }
 
     /**

@@ -43,12 +43,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Guarantees: {@link #open} creates the database if missing and fails in one line when the
  * server does not answer; a failed HTTP write is classified {@code connection_lost} (no
  * connection), {@code timeout} (--request-timeout) or {@code other} (the server refused it); a UDP
- * request with points missing is {@code udp_lost} ({@code udp_send_failed} when a send failed),
- * its message saying how many. Seconds are distinct across workers; over UDP the stream starts
- * after the last point already in the measurement, so an earlier run's point can never stand in
- * for a lost one. {@link #describeAtEnd()} counts, for UDP, the datagrams and points sent against
- * the points stored (queried back after the run) and reports the difference as lost, per run (a
- * sweep's runs share one backend). Over UDP one generator owns the database's seconds: several
+ * request with points missing is {@code udp_lost} ({@code udp_send_failed} when a send failed,
+ * {@code udp_unknown} when its points could not be read back: the server did not answer the
+ * query), its message saying how many and why. Seconds are distinct across workers; over UDP the
+ * stream starts after the last point already in the measurement, so an earlier run's point can
+ * never stand in for a lost one. {@link #describeAtEnd()} counts, for UDP, the datagrams and points
+ * sent against the points stored (queried back after the run) and reports the difference as lost,
+ * per run (a sweep's runs share one backend); when the server does not answer that query (it died
+ * during the run, say) the delivery is still reported, its stored count unknown with the reason
+ * ({@code pointsStoredUnknown}), the points whose send failed lost and those sent but not confirmed
+ * by their request unknown ({@code pointsUnknown}): never nothing. Over UDP one generator owns the database's seconds: several
  * writing the measurement at once would fill each other's seconds, so {@code --node-count} above 1
  * is refused by the command. A MongoDB
  * backend would be another such class over the same stream.
@@ -76,6 +80,7 @@ public final class InfluxIngestBackend implements SyncBackend {
     private final AtomicLong sendFailures = new AtomicLong();
     private final AtomicLong pointsConfirmed = new AtomicLong();
     private final AtomicLong pointsMissing = new AtomicLong();
+    private final AtomicLong pointsUnknown = new AtomicLong();
 
     private InfluxIngestBackend(String url, InetSocketAddress udp, String database, SensorStream stream, long firstSecond,
                                 Duration requestTimeout, Map<String, Object> description) {
@@ -227,12 +232,20 @@ public final class InfluxIngestBackend implements SyncBackend {
         delivery.put("pointsGenerated", points);
         delivery.put("datagramsSent", datagramsSent.getAndSet(0));
         delivery.put("sendFailures", sendFailures.getAndSet(0));
-        delivery.put("pointsConfirmedByRequests", pointsConfirmed.getAndSet(0));
+        long confirmed = pointsConfirmed.getAndSet(0);
+        long failedSends = (Long) delivery.get("sendFailures");
+        delivery.put("pointsConfirmedByRequests", confirmed);
         delivery.put("pointsMissingAtRequestEnd", pointsMissing.getAndSet(0));
+        delivery.put("pointsUnknownAtRequestEnd", pointsUnknown.getAndSet(0));
         try (InfluxDB influx = connect(url, Duration.ofSeconds(30))) {
             long stored = storedPoints(influx, database, from, from + requested);
             delivery.put("pointsStored", stored);
             delivery.put("pointsLost", points - stored);
+        } catch (RuntimeException e) {
+            // the server does not answer (killed during the run, say): what is known is still the run's count
+            delivery.put("pointsStoredUnknown", "the points could not be read back after the run: " + reason(e));
+            delivery.put("pointsLost", failedSends);
+            delivery.put("pointsUnknown", points - confirmed - failedSends);
         }
         return Map.of("delivery", delivery);
     }
@@ -240,7 +253,7 @@ public final class InfluxIngestBackend implements SyncBackend {
     @Override
     public String classify(Throwable failure) {
         if (failure instanceof PointsNotStored lost) {
-            return lost.sendFailures > 0 ? "udp_send_failed" : "udp_lost";
+            return lost.sendFailures > 0 ? "udp_send_failed" : lost.unknown ? "udp_unknown" : "udp_lost";
         }
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof InterruptedIOException) { // OkHttp's call timeout, or a SocketTimeoutException
@@ -278,18 +291,39 @@ public final class InfluxIngestBackend implements SyncBackend {
     public void close() {
     }
 
-    /** A UDP request whose points were not all stored: counted, never ok. */
+    /** A UDP request whose points were not all stored, or could not be read back: counted, never ok. */
     static final class PointsNotStored extends Exception {
         private static final long serialVersionUID = 1L;
         final long sendFailures;
+        /** Whether the read-back failed, so that whether the points not confirmed were stored is unknown. */
+        final boolean unknown;
 
         PointsNotStored(long second, int points, long sent, long sendFailures, long stored, Duration waited, IOException sendFailure) {
             super(String.format(Locale.ROOT, "%d of %d points of second %d not stored %d ms after the last datagram (%d sent, %d sends failed%s)",
                     points - stored, points, second, waited.toMillis(), sent, sendFailures,
-                    sendFailure == null ? "" : ": " + (sendFailure.getMessage() == null ? sendFailure.getClass().getSimpleName()
-                            : sendFailure.getMessage())), sendFailure);
+                    sendFailure == null ? "" : ": " + reason(sendFailure)), sendFailure);
             this.sendFailures = sendFailures;
+            this.unknown = false;
         }
+
+        /** The request's points could not be read back ({@code readBack} failed): {@code points - stored} unknown. */
+        PointsNotStored(long second, int points, long sent, long sendFailures, long stored, RuntimeException readBack) {
+            super(String.format(Locale.ROOT, "%d of %d points of second %d unknown: they could not be read back (%d sent, %d sends "
+                    + "failed): %s", points - stored, points, second, sent, sendFailures, reason(readBack)), readBack);
+            this.sendFailures = sendFailures;
+            this.unknown = true;
+        }
+    }
+
+    /** A failure's own words: the innermost message (influxdb-java wraps the connection's failure in its own). */
+    static String reason(Throwable failure) {
+        String said = null;
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                said = t.getMessage();
+            }
+        }
+        return said == null ? failure.getClass().getSimpleName() : said.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
     }
 
     /** One datagram a point (the paper's sendto of a line), then the second read back over HTTP. */
@@ -332,7 +366,15 @@ public final class InfluxIngestBackend implements SyncBackend {
             long deadline = waitStart + UDP_STORE_WAIT.toNanos();
             long stored = 0;
             while (true) {
-                stored = storedPoints(influx, database, batch.second(), batch.second() + 1);
+                try {
+                    stored = storedPoints(influx, database, batch.second(), batch.second() + 1);
+                } catch (RuntimeException readBack) {
+                    // no answer (the server died, say): the points sent are neither confirmed nor known lost
+                    pointsConfirmed.addAndGet(stored);
+                    pointsMissing.addAndGet(failed);
+                    pointsUnknown.addAndGet(Math.max(0, lines.length - stored - failed));
+                    throw new PointsNotStored(batch.second(), lines.length, sent, failed, stored, readBack);
+                }
                 if (stored >= lines.length || System.nanoTime() >= deadline) {
                     break;
                 }

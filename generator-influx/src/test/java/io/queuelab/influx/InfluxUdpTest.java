@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -120,6 +121,44 @@ class InfluxUdpTest {
                 assertEquals(2000 - stored, missing, "the requests' own counts of missing points");
                 assertEquals(missing, delivery.get("pointsMissingAtRequestEnd"), delivery.toString());
             }
+        }
+    }
+
+    /**
+     * influxd killed during a run: the requests after it cannot read their points back, so each is
+     * udp_send_failed or udp_unknown with the reason (it was connection_lost, as if nothing had been
+     * sent), and the run's delivery says what its requests confirmed, what is lost and what is
+     * unknown, with the reason (it was only describeAtEndFailed, no delivery at all).
+     */
+    @Test
+    void aServerKilledDuringTheRunLeavesItsPointsLostOrUnknownWithTheReason() throws Exception {
+        assumeTrue(LocalInfluxd.binary().isPresent(), "influxd is not installed (apt-get install influxdb; .ci/run installs it)");
+        LocalInfluxd server = LocalInfluxd.start(tmp.resolve("influxd"), Duration.ofSeconds(60), DB);
+        try (server; InfluxIngestBackend backend = InfluxIngestBackend.open(server.url(), server.udpAddress().orElseThrow(), DB, 1000, 5,
+                Duration.ofSeconds(10)); SyncSession s = backend.openSession(0, 1)) {
+            s.execute(0); // stored and read back
+            ProcessHandle influxd = ProcessHandle.of(server.pid()).orElseThrow();
+            influxd.destroyForcibly();
+            influxd.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            for (int i = 0; i < 2; i++) {
+                Exception e = assertThrows(Exception.class, () -> s.execute(0));
+                InfluxIngestBackend.PointsNotStored lost = assertInstanceOf(InfluxIngestBackend.PointsNotStored.class, e);
+                String outcome = backend.classify(lost);
+                assertTrue(outcome.equals("udp_unknown") || outcome.equals("udp_send_failed"), outcome + ": " + lost.getMessage());
+                assertTrue(lost.getMessage().matches("1000 of 1000 points of second \\d+ unknown: they could not be read back "
+                        + "\\(\\d+ sent, \\d+ sends failed\\): .+"), lost.getMessage());
+            }
+            Map<?, ?> delivery = (Map<?, ?>) backend.describeAtEnd().get("delivery");
+            assertEquals(3000L, delivery.get("pointsGenerated"), delivery.toString());
+            assertEquals(1000L, delivery.get("pointsConfirmedByRequests"), delivery.toString());
+            assertFalse(delivery.containsKey("pointsStored"), delivery.toString());
+            assertTrue(String.valueOf(delivery.get("pointsStoredUnknown")).startsWith("the points could not be read back after the run: "),
+                    delivery.toString());
+            long failedSends = (Long) delivery.get("sendFailures");
+            assertEquals(failedSends, delivery.get("pointsLost"), "the points whose send failed are lost: " + delivery);
+            assertEquals(2000 - failedSends, delivery.get("pointsUnknown"), "the others sent are unknown: " + delivery);
+            assertEquals(2000L, (Long) delivery.get("pointsMissingAtRequestEnd") + (Long) delivery.get("pointsUnknownAtRequestEnd"),
+                    delivery.toString());
         }
     }
 

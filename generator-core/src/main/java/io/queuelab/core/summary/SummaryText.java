@@ -124,16 +124,26 @@ public final class SummaryText {
 
     /**
      * A fire-and-forget protocol's own count ({@code backend.server.delivery}, InfluxDB over UDP): what
-     * was sent against what the server stored, the difference lost; empty for every other backend.
+     * was sent against what the server stored, the difference lost; when the stored count could not be
+     * read ({@code pointsStoredUnknown}, its reason), what the requests confirmed, what is known lost
+     * and what is unknown, with the reason; empty for every other backend.
      */
     static String delivery(Manifest manifest) {
         Object d = manifest.backend().map(b -> b.server() == null ? null : b.server().get("delivery")).orElse(null);
-        if (!(d instanceof Map<?, ?> delivery) || !(delivery.get("pointsStored") instanceof Number stored)) {
+        if (!(d instanceof Map<?, ?> delivery)) {
             return "";
         }
-        return String.format(Locale.ROOT, "delivery  %s: %s points generated, %s datagrams sent (%s sends failed), %d stored, %s lost%n",
-                delivery.get("protocol"), delivery.get("pointsGenerated"), delivery.get("datagramsSent"), delivery.get("sendFailures"),
-                stored.longValue(), delivery.get("pointsLost"));
+        String sent = String.format(Locale.ROOT, "delivery  %s: %s points generated, %s datagrams sent (%s sends failed), ",
+                delivery.get("protocol"), delivery.get("pointsGenerated"), delivery.get("datagramsSent"), delivery.get("sendFailures"));
+        if (delivery.get("pointsStored") instanceof Number stored) {
+            return String.format(Locale.ROOT, "%s%d stored, %s lost%n", sent, stored.longValue(), delivery.get("pointsLost"));
+        }
+        if (delivery.get("pointsStoredUnknown") != null) {
+            return String.format(Locale.ROOT, "%sstored unknown: %s confirmed by their requests, %s lost, %s unknown (%s)%n", sent,
+                    delivery.get("pointsConfirmedByRequests"), delivery.get("pointsLost"), delivery.get("pointsUnknown"),
+                    delivery.get("pointsStoredUnknown"));
+        }
+        return "";
     }
 
     /** A run merged from several nodes: how their clocks were lined up, and each node's share. */
