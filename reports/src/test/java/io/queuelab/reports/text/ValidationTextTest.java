@@ -5,14 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queuelab.fit.CandidateModels;
 import io.queuelab.fit.ClientServerGroundTruth;
 import io.queuelab.fit.HeldOutValidation;
-import io.queuelab.fit.RunPrediction;
-import io.queuelab.fit.SimRuns;
-import io.queuelab.fit.runs.RunData;
-import io.queuelab.sim.ArrivalProcess;
-import io.queuelab.sim.Distribution;
-import io.queuelab.sim.FittedModel;
-import io.queuelab.sim.LoadDependentModel;
-import io.queuelab.sim.MM1Model;
+import io.queuelab.fit.RunPredictionTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,14 +22,8 @@ class ValidationTextTest {
 
     @Test
     void aLoadTheModelCannotCarryIsPrintedAsItsSaturation(@TempDir Path dir) throws Exception {
-        Path run = dir.resolve("run");
-        SimRuns.write(run, new MM1Model(Distribution.exponential(0.002)), ArrivalProcess.open(400), 5_000, 5);
-        RunData measured = RunData.read(run);
-        RunPrediction beyond = RunPrediction.open("run", measured, new FittedModel("mm1", MM1Model.exponential(1 / 387.0), 0.001), 1);
-        RunPrediction refused = RunPrediction.open("run", measured,
-                new FittedModel("mm1-ld", LoadDependentModel.exponential(0.002, 0.3, 20), 0.001), 1);
         StringBuilder table = new StringBuilder();
-        ValidationText.appendPredictions(table, List.of(beyond, refused));
+        ValidationText.appendPredictions(table, RunPredictionTest.beyondCapacity(dir));
         assertTrue(table.toString().contains("the model is saturated at ") && table.toString().contains(": capacity 387.0/s"),
                 table::toString);
         assertTrue(table.toString().contains("refuses"), table::toString);
