@@ -142,7 +142,13 @@ public final class FitCommand implements Callable<Integer> {
             for (Path run : heldOut) {
                 heldOutRuns.add(RunData.read(run));
             }
-            DpbFit fit = DpbFit.fit(openRun, closedRun, RunData.read(single), minPause == null ? Double.NaN : minPause);
+            RunData singleRun = RunData.read(single);
+            List<RunData> all = new java.util.ArrayList<>(List.of(openRun, closedRun, singleRun));
+            all.addAll(heldOutRuns);
+            List<String> names = new java.util.ArrayList<>(List.of(open.toString(), closed.toString(), single.toString()));
+            heldOut.forEach(run -> names.add(run.toString()));
+            RunNotes.of(all, names).forEach(System.out::println); // first: a damaged log, servers or hosts that differ
+            DpbFit fit = DpbFit.fit(openRun, closedRun, singleRun, minPause == null ? Double.NaN : minPause);
             System.out.print(fit.toTable());
             if (fit.identification().identified()) {
                 DpbFit.TestedDpb tested = fit.tested(openRun, heldOutRuns, seed);
