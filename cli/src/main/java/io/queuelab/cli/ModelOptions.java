@@ -1,16 +1,18 @@
 package io.queuelab.cli;
 
-import io.queuelab.sim.ClientLimitedModel;
-import io.queuelab.sim.Distribution;
-import io.queuelab.sim.DirtyPageBufferModel;
-import io.queuelab.sim.LoadDependentModel;
 import io.queuelab.sim.MM1Model;
+import io.queuelab.sim.Distribution;
+import io.queuelab.sim.LoadDependentModel;
 import io.queuelab.sim.Model;
-import io.queuelab.sim.ProcessorSharingModel;
+import io.queuelab.sim.ModelInputs;
+import io.queuelab.sim.ModelKind;
+import io.queuelab.sim.ModelKinds;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The queueing model of {@code simulate} and of a simulated {@code sweep}: {@code --model} and its
@@ -18,7 +20,7 @@ import java.nio.file.Path;
  * {@code shexp:SHIFT,MEAN} or {@code empirical:RUN_DIR}, in seconds.
  */
 public final class ModelOptions {
-    @Option(names = "--model", description = "mm1, mm1-ps, mm1-ld, client-ps or dpb.")
+    @Option(names = "--model", description = "The model: ${COMPLETION-CANDIDATES}.", completionCandidates = KindNames.class)
     String model;
 
     @Option(names = "--service", description = "Service time of mm1, mm1-ps and mm1-ld, the demand on one core of client-ps (e.g. exp:0.01).")
@@ -45,48 +47,54 @@ public final class ModelOptions {
     @Option(names = "--dp", description = "dpb: time to write one dirty page T_dp (default Table 1: exp:0.00433).")
     String dirtyPage;
 
-    /**
-     * The model the options describe, with {@code serverCores} the command's {@code --server-cores}
-     * (client-ps's c; null when not given); every inconsistency is a one-line IllegalArgumentException.
-     */
-    public Model model(Integer serverCores) throws IOException {
-        refuse(model == null, "give the model: --model mm1, mm1-ps, mm1-ld, client-ps or dpb");
-        boolean dpb = "dpb".equals(model);
-        boolean ld = "mm1-ld".equals(model);
-        refuse(!dpb && (processing != null || networkDelay != null || bufferPages != null || dirtyPage != null),
-                "--proc, --nd, --dpb-max and --dp apply to --model dpb only");
-        refuse(dpb && service != null, "--service does not apply to --model dpb (use --proc, --nd, --dpb-max, --dp)");
-        refuse(!ld && loadDependency != null, "--p applies to --model mm1-ld only");
-        refuse(!ld && capacity != null, "--capacity applies to --model mm1-ld only");
-        boolean clientPs = "client-ps".equals(model);
-        refuse(!clientPs && (connections != null || serverCores != null), "--connections and --server-cores apply to --model client-ps only");
-        switch (model) {
-            case "mm1":
-                return new MM1Model(distribution("--service", requireService()));
-            case "mm1-ps":
-                return new ProcessorSharingModel(distribution("--service", requireService()));
-            case "mm1-ld":
-                refuse(loadDependency == null, "--model mm1-ld needs --p (load dependency, 0 <= p < 1)");
-                return new LoadDependentModel(distribution("--service", requireService()), loadDependency,
-                        capacity == null ? LoadDependentModel.DEFAULT_CAPACITY : capacity);
-            case "client-ps":
-                refuse(connections == null || serverCores == null, "--model client-ps needs --connections K and --server-cores C");
-                return new ClientLimitedModel(distribution("--service", requireService()), connections, serverCores);
-            case "dpb":
-                DirtyPageBufferModel t1 = DirtyPageBufferModel.table1();
-                return new DirtyPageBufferModel(
-                        networkDelay == null ? t1.networkDelay() : distribution("--nd", networkDelay),
-                        processing == null ? t1.processing() : distribution("--proc", processing),
-                        bufferPages == null ? t1.bufferPages() : bufferPages,
-                        dirtyPage == null ? t1.dirtyPage() : distribution("--dp", dirtyPage));
-            default:
-                throw new IllegalArgumentException("unknown --model '" + model + "' (expected mm1, mm1-ps, mm1-ld, client-ps or dpb)");
-        }
+    @Option(names = "--slice", description = "client-slice: the mean time slice the cores are shared in, seconds (e.g. 0.001).")
+    Double slice;
+
+    /** Each input of a model kind and the option that gives it. */
+    private static final Map<String, String> OPTIONS = new LinkedHashMap<>();
+    static {
+        OPTIONS.put("service", "--service");
+        OPTIONS.put("p", "--p");
+        OPTIONS.put("capacity", "--capacity");
+        OPTIONS.put("connections", "--connections");
+        OPTIONS.put("cores", "--server-cores");
+        OPTIONS.put("sliceSeconds", "--slice");
+        OPTIONS.put("networkDelay", "--nd");
+        OPTIONS.put("processing", "--proc");
+        OPTIONS.put("bufferPages", "--dpb-max");
+        OPTIONS.put("dirtyPage", "--dp");
     }
 
-    private String requireService() {
-        refuse(service == null, "--model " + model + " needs --service (e.g. exp:0.01 for a mean of 10 ms)");
-        return service;
+    /**
+     * The model the options describe, with {@code serverCores} the command's {@code --server-cores}
+     * (client-ps's c; null when not given), built by its kind ({@link ModelKinds}): an option the
+     * model does not take, or one it needs and did not get, is a one-line IllegalArgumentException
+     * naming the option.
+     */
+    public Model model(Integer serverCores) throws IOException {
+        refuse(model == null, "give the model: --model " + String.join(", ", ModelKinds.names()));
+        ModelKind kind;
+        try {
+            kind = ModelKinds.named(model);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--model: " + e.getMessage());
+        }
+        ModelInputs in = new ModelInputs()
+                .with("service", service == null ? null : distribution("--service", service))
+                .with("networkDelay", networkDelay == null ? null : distribution("--nd", networkDelay))
+                .with("processing", processing == null ? null : distribution("--proc", processing))
+                .with("dirtyPage", dirtyPage == null ? null : distribution("--dp", dirtyPage))
+                .with("p", loadDependency).with("sliceSeconds", slice)
+                .with("capacity", capacity).with("connections", connections).with("cores", serverCores).with("bufferPages", bufferPages);
+        String takes = kind.inputs().stream().map(OPTIONS::get).collect(java.util.stream.Collectors.joining(", "));
+        for (String given : in.names()) {
+            refuse(!kind.inputs().contains(given), OPTIONS.get(given) + " does not apply to --model " + model + " (it takes " + takes + ")");
+        }
+        for (String needed : kind.required()) {
+            refuse(!in.names().contains(needed), "--model " + model + " needs " + OPTIONS.get(needed) + " (it takes " + takes
+                    + "; e.g. --service exp:0.01 for a mean of 10 ms)");
+        }
+        return kind.of(in);
     }
 
     static Distribution distribution(String option, String spec) throws IOException {
@@ -106,4 +114,12 @@ public final class ModelOptions {
         }
     }
 
+
+    /** The kinds' names, for the help text. */
+    static final class KindNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ModelKinds.names().iterator();
+        }
+    }
 }

@@ -107,6 +107,26 @@ class SimulateCommandTest {
         assertTrue(stdout().contains("no interval"), "one replication has no quantile interval: " + stdout());
     }
 
+    /**
+     * Every model kind of the simulator is a {@code --model}, client-slice included (its slice given
+     * by {@code --slice}); an option the model does not take, or one it needs, is named.
+     */
+    @Test
+    void everyModelKindRunsAndItsOptionsAreNamed() {
+        assertEquals(0, run("simulate", "--model", "client-slice", "--service", "det:0.002", "--connections", "8", "--server-cores", "2",
+                "--slice", "0.0005", "--lambda", "500", "--customers", "20000", "--replications", "2"), stderr());
+        assertEquals(0, run("simulate", "--model", "client-ps", "--service", "det:0.002", "--connections", "8", "--server-cores", "2",
+                "--lambda", "500", "--customers", "20000", "--replications", "2"), stderr());
+        assertEquals(2, run("simulate", "--model", "mm1", "--service", "exp:0.01", "--p", "0.1", "--lambda", "1", "--duration", "10"));
+        assertEquals("queuelab: --p does not apply to --model mm1 (it takes --service)", stderr().strip());
+        assertEquals(2, run("simulate", "--model", "client-slice", "--service", "det:0.002", "--connections", "8", "--server-cores", "2",
+                "--lambda", "500", "--customers", "20000"));
+        assertTrue(stderr().startsWith("queuelab: --model client-slice needs --slice (it takes --service, --connections, --server-cores,"
+                + " --slice"), stderr());
+        assertEquals(2, run("simulate", "--model", "mm2", "--lambda", "1", "--duration", "10"));
+        assertEquals("queuelab: --model: unknown model 'mm2' (known: mm1, mm1-ps, mm1-ld, client-ps, client-slice, dpb)", stderr().strip());
+    }
+
     @Test
     void badInputIsOneLineAndExitCodeTwo() {
         String[][] bad = {

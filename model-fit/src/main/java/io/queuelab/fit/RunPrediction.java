@@ -6,7 +6,6 @@ import io.queuelab.fit.runs.RunData;
 import io.queuelab.fit.runs.ServerWork;
 import io.queuelab.fit.compare.Distances;
 import io.queuelab.sim.ArrivalProcess;
-import io.queuelab.sim.ClientLimitedModel;
 import io.queuelab.sim.DemandProfile;
 import io.queuelab.sim.FittedModel;
 import org.HdrHistogram.Histogram;
@@ -73,17 +72,19 @@ public record RunPrediction(String run, String name, double level, boolean close
     static final int REPLAYS = 10;
 
     /**
-     * This prediction with {@code model} (whose queue is a {@link ClientLimitedModel}) replaying the
-     * run's server: {@code factors} by interval of {@code periodSeconds} from the run's first
-     * interval, measured from {@code measuredFrom} seconds.
+     * This prediction with {@code model} (one whose queue takes a demand profile,
+     * {@link io.queuelab.sim.Model#withDemandProfile}) replaying the run's server: {@code factors} by
+     * interval of {@code periodSeconds} from the run's first interval, measured from
+     * {@code measuredFrom} seconds.
      */
     RunPrediction withServerReplay(RunData run, FittedModel model, double periodSeconds, double[] factors, double measuredFrom,
                                    long seed) throws IOException {
-        if (closed || !(model.queue() instanceof ClientLimitedModel limited)) {
+        DemandProfile profile = new DemandProfile(periodSeconds, factors);
+        java.util.Optional<io.queuelab.sim.Model> profiled = closed ? java.util.Optional.empty() : model.queue().withDemandProfile(profile);
+        if (profiled.isEmpty()) {
             return this;
         }
-        DemandProfile profile = new DemandProfile(periodSeconds, factors);
-        FittedModel replaying = new FittedModel(model.name(), limited.withProfile(profile), model.latency());
+        FittedModel replaying = new FittedModel(model.name(), profiled.get(), model.latency());
         double min = java.util.Arrays.stream(factors).min().orElseThrow(), max = java.util.Arrays.stream(factors).max().orElseThrow();
         FittedModel.Prediction p = replaying.predictOver(ArrivalProcess.open(level), periodSeconds * factors.length, measuredFrom, REPLAYS,
                 seed);

@@ -23,6 +23,14 @@ import java.util.Map;
  */
 public record ClientLimitedModel(Distribution service, int connections, int cores, double slice, DemandProfile profile)
         implements ServiceTimeModel {
+    public static final ModelKind KIND = new ModelKind("client-ps", "a client queue, K connections, c cores shared by the requests inside",
+            java.util.List.of("service", "connections", "cores"), java.util.List.of(), in -> new ClientLimitedModel(
+            in.distribution("service").orElseThrow(), in.count("connections").orElseThrow(), in.count("cores").orElseThrow()));
+    public static final ModelKind SLICED_KIND = new ModelKind("client-slice",
+            "a client queue, K connections, c cores time-sliced in slices of a mean length", java.util.List.of("service", "connections",
+            "cores", "sliceSeconds"), java.util.List.of(), in -> new ClientLimitedModel(in.distribution("service").orElseThrow(),
+            in.count("connections").orElseThrow(), in.count("cores").orElseThrow(), in.number("sliceSeconds").orElseThrow()));
+
     /** The most connections the simulator keeps a slot for. */
     public static final int MAX_CONNECTIONS = 1 << 20;
 
@@ -56,6 +64,11 @@ public record ClientLimitedModel(Distribution service, int connections, int core
      */
     public ClientLimitedModel withProfile(DemandProfile profile) {
         return new ClientLimitedModel(service, connections, cores, slice, java.util.Objects.requireNonNull(profile, "profile"));
+    }
+
+    @Override
+    public java.util.Optional<Model> withDemandProfile(DemandProfile profile) {
+        return java.util.Optional.of(withProfile(profile));
     }
 
     /** M/G/c FCFS: c connections to c cores. */

@@ -12,6 +12,15 @@ import java.util.Map;
  */
 public record DirtyPageBufferModel(Distribution networkDelay, Distribution processing, int bufferPages,
                                    Distribution dirtyPage) implements Model {
+    /** Its inputs default to Table 1 of seed 004. */
+    public static final ModelKind KIND = new ModelKind("dpb", "a network delay, one FCFS server, flushes of a dirty-page buffer",
+            java.util.List.of(), java.util.List.of("networkDelay", "processing", "bufferPages", "dirtyPage"), in -> {
+                DirtyPageBufferModel t1 = table1();
+                return new DirtyPageBufferModel(in.distribution("networkDelay").orElse(t1.networkDelay()),
+                        in.distribution("processing").orElse(t1.processing()), in.count("bufferPages").orElse(t1.bufferPages()),
+                        in.distribution("dirtyPage").orElse(t1.dirtyPage()));
+            });
+
     public DirtyPageBufferModel {
         java.util.Objects.requireNonNull(networkDelay, "networkDelay");
         java.util.Objects.requireNonNull(processing, "processing");

@@ -63,6 +63,27 @@ public sealed interface Distribution
      * Parses {@code exp:MEAN}, {@code det:VALUE}, {@code shexp:SHIFT,MEAN} or a bare number (an
      * exponential mean); all in seconds. Empirical distributions are built from data, not parsed.
      */
+    /**
+     * The distribution a manifest describes ({@link #describe()}'s record); one that cannot be
+     * rebuilt from it (an empirical sample, whose values a manifest does not hold; an unknown type)
+     * is an IllegalArgumentException.
+     */
+    static Distribution of(io.queuelab.core.manifest.DistributionSpec d) {
+        String type = d == null || d.type() == null ? "" : d.type();
+        return switch (type) {
+            case "exponential" -> exponential(number(d.mean()));
+            case "deterministic" -> deterministic(number(d.value()));
+            case "shifted-exponential" -> shiftedExponential(number(d.shift()), number(d.exponentialMean()));
+            case "empirical" -> throw new IllegalArgumentException("an empirical distribution of " + d.values()
+                    + " values cannot be rebuilt from its description (the manifest holds its size and mean only)");
+            default -> throw new IllegalArgumentException("cannot rebuild a distribution of type '" + type + "'");
+        };
+    }
+
+    private static double number(Double x) {
+        return x == null ? Double.NaN : x;
+    }
+
     static Distribution parse(String spec) {
         String s = spec.trim();
         int colon = s.indexOf(':');

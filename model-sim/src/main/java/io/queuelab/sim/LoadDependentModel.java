@@ -14,6 +14,10 @@ import java.util.Map;
  * log records as dropped.
  */
 public record LoadDependentModel(Distribution service, double p, int capacity) implements ServiceTimeModel {
+    public static final ModelKind KIND = new ModelKind("mm1-ld", "one server slowing with the requests inside, at most capacity of them",
+            java.util.List.of("service", "p"), java.util.List.of("capacity"), in -> new LoadDependentModel(in.distribution("service").orElseThrow(),
+            in.number("p").orElseThrow(), in.count("capacity").orElse(LoadDependentModel.DEFAULT_CAPACITY)));
+
     /** The capacity used when none is given: large enough that p = 0 behaves as M/M/1 at rho below 0.95. */
     public static final int DEFAULT_CAPACITY = 1000;
     /** The largest capacity (the simulator keeps one rate per population size). */

@@ -2,6 +2,9 @@ package io.queuelab.sim;
 
 /** A single FCFS server with unbounded queue (M/M/1 when service and arrivals are exponential). */
 public record MM1Model(Distribution service) implements ServiceTimeModel {
+    public static final ModelKind KIND = new ModelKind("mm1", "one FCFS server", java.util.List.of("service"), java.util.List.of(),
+            in -> new MM1Model(in.distribution("service").orElseThrow()));
+
     public MM1Model {
         java.util.Objects.requireNonNull(service, "service");
     }

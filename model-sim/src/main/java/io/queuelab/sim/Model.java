@@ -4,11 +4,14 @@ import java.util.Map;
 
 /**
  * A queueing model the simulator runs. Each model is an immutable record of its parameters;
- * {@link #name()} is the name used on the command line and in manifests.
+ * {@link #name()} is the name used on the command line and in manifests, the name of its
+ * {@link ModelKind} (which builds it back from {@link #parameters()}: {@link ModelKinds}).
+ * A new model is one record implementing it and one line in {@link ModelKinds#ALL}; its
+ * {@link #engine()} is one of this package's, so models live here.
  */
-public sealed interface Model permits ServiceTimeModel, DirtyPageBufferModel {
+public interface Model {
 
-    /** The command-line name: mm1, mm1-ps, mm1-ld or dpb. */
+    /** The command-line name, its kind's ({@link ModelKinds#names()}). */
     String name();
 
     /**
@@ -17,7 +20,7 @@ public sealed interface Model permits ServiceTimeModel, DirtyPageBufferModel {
      */
     Engine engine();
 
-    /** Every parameter, for the manifest's "model" section. */
+    /** Every parameter, for the manifest's "model" section, named as {@link ModelInputs} reads them back. */
     Map<String, Object> parameters();
 
     /**
@@ -25,6 +28,15 @@ public sealed interface Model permits ServiceTimeModel, DirtyPageBufferModel {
      * E[T_dp], the server time one request costs including its share of a flush).
      */
     double serverDemand();
+
+    /**
+     * This model replaying a measured run's server: every demand times {@code profile}'s factor at
+     * the instant its request enters the server; empty for a model whose times are not all demands
+     * (the DPB model's flushes are the storage's).
+     */
+    default java.util.Optional<Model> withDemandProfile(DemandProfile profile) {
+        return java.util.Optional.empty();
+    }
 
     /** Mean delay outside the server per request (the DPB network delay; 0 otherwise). */
     default double delay() {

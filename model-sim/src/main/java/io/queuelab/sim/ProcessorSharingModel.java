@@ -2,6 +2,9 @@ package io.queuelab.sim;
 
 /** A single processor-sharing server with unbounded capacity: n requests present each progress at rate 1/n. */
 public record ProcessorSharingModel(Distribution service) implements ServiceTimeModel {
+    public static final ModelKind KIND = new ModelKind("mm1-ps", "one processor-sharing server", java.util.List.of("service"),
+            java.util.List.of(), in -> new ProcessorSharingModel(in.distribution("service").orElseThrow()));
+
     public ProcessorSharingModel {
         java.util.Objects.requireNonNull(service, "service");
     }

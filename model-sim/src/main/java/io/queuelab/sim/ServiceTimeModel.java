@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A single-server model described by its service-time distribution (the M/M/1 family). */
-public sealed interface ServiceTimeModel extends Model permits MM1Model, ProcessorSharingModel, LoadDependentModel, ClientLimitedModel {
+public interface ServiceTimeModel extends Model {
 
     /** The service time a request needs alone on the server, seconds. */
     Distribution service();
