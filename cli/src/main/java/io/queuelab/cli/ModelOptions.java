@@ -86,15 +86,7 @@ public final class ModelOptions {
                 .with("dirtyPage", dirtyPage == null ? null : distribution("--dp", dirtyPage))
                 .with("p", loadDependency).with("sliceSeconds", slice)
                 .with("capacity", capacity).with("connections", connections).with("cores", serverCores).with("bufferPages", bufferPages);
-        String takes = kind.inputs().stream().map(OPTIONS::get).collect(java.util.stream.Collectors.joining(", "));
-        for (String given : in.names()) {
-            refuse(!kind.inputs().contains(given), OPTIONS.get(given) + " does not apply to --model " + model + " (it takes " + takes + ")");
-        }
-        for (String needed : kind.required()) {
-            refuse(!in.names().contains(needed), "--model " + model + " needs " + OPTIONS.get(needed) + " (it takes " + takes
-                    + "; e.g. --service exp:0.01 for a mean of 10 ms)");
-        }
-        return kind.of(in);
+        return kind.of(in, OPTIONS::get, "--model " + model);
     }
 
     static Distribution distribution(String option, String spec) throws IOException {

@@ -102,15 +102,11 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     /** This prediction with {@code model} predicting the run again at the run's own server (demand times {@code factor}). */
     RunPrediction withOwnServer(RunData run, FittedModel model, double factor, long seed) throws IOException {
-        double rate = closed ? 0 : level * factor;
-        if (!closed && !model.stableAt(rate)) {
+        Carried carried = carried(model, closed, closed ? level : level * factor, customers(run), seed);
+        if (carried.saturation() != null) {
             return with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
         }
-        FittedModel.Prediction p = model.predict(closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(rate), customers(run),
-                2, seed);
-        if (saturation(model, closed, rate, p) != null) {
-            return with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
-        }
+        FittedModel.Prediction p = carried.prediction();
         double l = model.latency();
         return with(new AtOwnServer(factor, l + factor * (p.meanResponse() - l), l + factor * (p.quantile(0.5) - l),
                 l + factor * (p.quantile(0.99) - l), p.throughput() / factor));
@@ -219,16 +215,31 @@ public record RunPrediction(String run, String name, double level, boolean close
      * (open); saturated where the model cannot carry the load.
      */
     private static Simulated simulate(RunData run, double level, boolean closed, FittedModel model, long seed) throws IOException {
-        if (!closed && !model.stableAt(level)) {
-            return new Simulated(null, List.of(), saturation(model, false, level, null));
+        Carried carried = carried(model, closed, level, customers(run), seed);
+        if (carried.saturation() != null) {
+            return new Simulated(null, List.of(), carried.saturation());
         }
         ArrivalProcess workload = closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(level);
-        FittedModel.Prediction p = model.predict(workload, customers(run), 2, seed);
-        String saturation = saturation(model, closed, level, p);
-        if (saturation != null) {
-            return new Simulated(null, List.of(), saturation);
+        return new Simulated(carried.prediction(), model.replications(workload, Math.max(1, run.okCount()), YARDSTICK_REPLICATIONS,
+                seed + 1), null);
+    }
+
+    /** A model's prediction at a load, or why it cannot carry the load (then no prediction). */
+    private record Carried(FittedModel.Prediction prediction, String saturation) {
+    }
+
+    /**
+     * {@code model} at {@code level} (arrivals a second, or jobs where {@code closed}) over
+     * {@code customers}: not simulated where its utilization is 1 or more, and judged by
+     * {@link #saturation} where it was.
+     */
+    private static Carried carried(FittedModel model, boolean closed, double level, long customers, long seed) throws IOException {
+        if (!closed && !model.stableAt(level)) {
+            return new Carried(null, saturation(model, false, level, null));
         }
-        return new Simulated(p, model.replications(workload, Math.max(1, run.okCount()), YARDSTICK_REPLICATIONS, seed + 1), null);
+        FittedModel.Prediction p = model.predict(closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(level), customers, 2, seed);
+        String saturation = saturation(model, closed, level, p);
+        return new Carried(saturation == null ? p : null, saturation);
     }
 
     /** The share of an open load a steady model completes at the least: below it, its queue grows through the run. */

@@ -34,14 +34,23 @@ public record ModelKind(String name, String description, List<String> required, 
 
     /** The model of these inputs; refuses an input this kind does not take, and names a missing one. */
     public Model of(ModelInputs in) {
+        return of(in, input -> input, "model " + name);
+    }
+
+    /**
+     * As {@link #of(ModelInputs)}, its refusals naming each input as {@code nameOf} gives it and this
+     * kind as {@code kindName} (the command line's options: "--p does not apply to --model mm1").
+     */
+    public Model of(ModelInputs in, java.util.function.UnaryOperator<String> nameOf, String kindName) {
+        String takes = inputs().stream().map(nameOf).collect(java.util.stream.Collectors.joining(", "));
         for (String given : in.names()) {
             if (!inputs().contains(given)) {
-                throw new IllegalArgumentException(given + " does not apply to model " + name + " (it takes " + String.join(", ", inputs()) + ")");
+                throw new IllegalArgumentException(nameOf.apply(given) + " does not apply to " + kindName + " (it takes " + takes + ")");
             }
         }
         for (String needed : required) {
             if (!in.names().contains(needed)) {
-                throw new IllegalArgumentException("model " + name + " needs " + needed + " (it takes " + String.join(", ", inputs()) + ")");
+                throw new IllegalArgumentException(kindName + " needs " + nameOf.apply(needed) + " (it takes " + takes + ")");
             }
         }
         return build.apply(in);
