@@ -431,8 +431,16 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 return;
             }
             String argument = dataDirArgument(directory);
-            watchdog = ChildProcesses.tieToThisJvm(argument, STOP_GRACE);
-            stopAtExit = new Thread(() -> stopEvery(argument), "embedded-mariadb-stop-at-exit");
+            ChildProcesses.Watchdog tied = ChildProcesses.tieToThisJvm(argument, STOP_GRACE);
+            watchdog = tied;
+            // the hook cannot take this object's lock (a start in progress holds it): it gets the watchdog
+            // itself, and releases it once nothing of the server is left, so that the watchdog does not
+            // scan the processes again after the JVM's end (the scan once showed up as a process left)
+            stopAtExit = new Thread(() -> {
+                if (stopEvery(argument)) {
+                    tied.close();
+                }
+            }, "embedded-mariadb-stop-at-exit");
             Runtime.getRuntime().addShutdownHook(stopAtExit);
         }
 
@@ -458,14 +466,17 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             stopAtExit = null;
         }
 
-        private static void stopEvery(String argument) {
+        /** Stops every process of the data directory; true when none is left. */
+        private static boolean stopEvery(String argument) {
+            boolean stopped = true;
             for (ProcessHandle server : ChildProcesses.withArgument(argument)) {
                 try {
                     ChildProcesses.terminate(server, STOP_GRACE);
-                } catch (IOException ignored) {
-                    // at JVM exit there is nobody left to tell; the watchdog tries again
+                } catch (IOException e) {
+                    stopped = false; // at JVM exit there is nobody left to tell; the watchdog tries again
                 }
             }
+            return stopped && ChildProcesses.withArgument(argument).isEmpty();
         }
 
         private void findStarted(String argument) throws ManagedProcessException, IOException {

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeoutException;
  * {@link #KILL_WAIT} more. {@link #tieToThisJvm} starts a watchdog that stops the child when this
  * JVM ends in any way, SIGKILL included: the watchdog reads a pipe whose only writer is this JVM,
  * and the kernel closes that pipe when the JVM dies. Processes are recognised by an argument of
- * their command line (a pid alone may have been recycled).
+ * their command line (a pid alone may have been recycled); no process but the server itself (and
+ * the watchdog, whose command line names it as one) ever carries that argument, so that "no process
+ * with the marker" means "no server".
  */
 public final class ChildProcesses {
     /** How long a process may take to disappear after SIGKILL before we give up on it. */
@@ -37,8 +39,10 @@ public final class ChildProcesses {
             // no grep here: its own command line would hold the marker
             "has() { tr '\\000' '\\n' < /proc/$1/cmdline 2>/dev/null | { while IFS= read -r a; do [ \"$a\" = \"$2\" ] && exit 0; done; exit 1; }; }",
             "ours() { if [ \"$p\" != - ]; then has $p \"$m\" && echo $p; return; fi",
-            // one grep over every command line first (it has ended, with its own, before the check)
-            "  for f in $(grep -alsF -e \"$m\" /proc/[0-9]*/cmdline); do q=${f#/proc/}; q=${q%/cmdline};",
+            // one grep over every command line first; it reads the marker from its stdin: with the marker
+            // among its arguments it was itself, while it ran, a process that holds the server's marker
+            // (a check of "no server left" saw it)
+            "  for f in $(printf '%s\\n' \"$m\" | grep -alsF -f - /proc/[0-9]*/cmdline); do q=${f#/proc/}; q=${q%/cmdline};",
             "    has $q \"$m\" && ! has $q queuelab-watchdog && echo $q; done; }",
             // "done" is the JVM's word that it stopped the server itself: a later server of the same marker is not ours
             "while read -r l; do [ \"$l\" = done ] && exit 0; done",
@@ -169,8 +173,15 @@ public final class ChildProcesses {
             return process.toHandle();
         }
 
+        private boolean closed;
+
+        /** Idempotent; safe from a shutdown hook and the owner's thread at once. */
         @Override
-        public void close() {
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
             try (OutputStream pipe = process.getOutputStream()) {
                 if (stoppedOnClose) {
                     pipe.write("done\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
