@@ -34,4 +34,8 @@ final class DoubleFifo {
     boolean isEmpty() {
         return count == 0;
     }
+
+    int size() {
+        return count;
+    }
 }

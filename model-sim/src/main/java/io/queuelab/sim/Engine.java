@@ -12,13 +12,14 @@ import java.util.function.IntToDoubleFunction;
  * model with its speed per population and its capacity, and the client-limited system, a FIFO
  * client queue in front of K connections to a server of c cores, which is also M/G/1 and M/G/c
  * FCFS when K = c; or, with its cores time-sliced in slices of a given mean length,
- * {@link TimeSlicedServer}).
+ * {@link TimeSlicedServer}); and the group-commit server ({@link GroupCommitServer}), the client
+ * system whose requests then wait for a log flush shared by every commit waiting when it starts.
  *
  * <p>Guarantees: an engine is immutable and holds only the model's parameters, so one engine runs
  * any number of replications, in parallel; each {@link #run} builds its own server state and draws
  * only from the replication's {@link Streams}. Engines are built and run only inside this package.
  */
-public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing {
+public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing, Engine.GroupCommit {
 
     private Engine() {
     }
@@ -68,6 +69,14 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      */
     static Engine timeSliced(Distribution demand, int connections, int cores, double slice, DemandProfile profile) {
         return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, slice, profile);
+    }
+
+    /**
+     * The client queue and connections to {@code cores} cores shared by the requests running their
+     * {@code cpu}, then one log flush at a time ({@link GroupCommitServer}).
+     */
+    static Engine groupCommit(Distribution cpu, int connections, int cores, Distribution flush, double perCommit, int maxGroup) {
+        return new GroupCommit(cpu, connections, cores, flush, perCommit, maxGroup);
     }
 
     private static final String TOOK_A_CONNECTION = "the request took a connection (left the client's queue)";
@@ -157,6 +166,41 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
             } else {
                 new SharedServer(this, streams, statistics).run(arrivals);
             }
+        }
+    }
+
+    /** The parameters of {@link GroupCommitServer}. */
+    static final class GroupCommit extends Engine {
+        final Distribution cpu;
+        final int connections;
+        final int cores;
+        final Distribution flush;
+        final double perCommit;
+        final int maxGroup; // 0: no bound but the connections
+
+        private GroupCommit(Distribution cpu, int connections, int cores, Distribution flush, double perCommit, int maxGroup) {
+            this.cpu = java.util.Objects.requireNonNull(cpu, "cpu");
+            this.connections = connections;
+            this.cores = cores;
+            this.flush = java.util.Objects.requireNonNull(flush, "flush");
+            this.perCommit = perCommit;
+            this.maxGroup = maxGroup;
+        }
+
+        /** Its flushes are the log's; each carries commits, reported as a dirty-page flush's pages are. */
+        @Override
+        boolean flushes() {
+            return true;
+        }
+
+        @Override
+        String sentMeans() {
+            return TOOK_A_CONNECTION;
+        }
+
+        @Override
+        void run(ArrivalSource arrivals, Streams streams, ReplicationStatistics statistics) {
+            new GroupCommitServer(this, streams, statistics).run(arrivals);
         }
     }
 }

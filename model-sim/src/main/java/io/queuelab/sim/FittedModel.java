@@ -90,12 +90,14 @@ public record FittedModel(String name, Model queue, double latency) {
      * @param throughput    answered requests per second
      * @param dropped       requests the model refused (a server at its capacity of requests present)
      * @param answered      requests answered
+     * @param flushSize     what one flush carried on average: commits per log flush (group commit), pages per
+     *                      dirty-page flush; NaN for a model without flushes
      */
     public record Prediction(Histogram responseNanos, double meanResponse, double meanHalfWidth, double throughput, long dropped,
-                             long answered) {
+                             long answered, double flushSize) {
         static Prediction of(SimulationResult r) {
             return new Prediction(r.responseTimes(), r.meanResponse().value(), r.meanResponse().halfWidth(), r.throughput().value(),
-                    r.dropped(), r.customers());
+                    r.dropped(), r.customers(), r.flushSize().map(Estimate::value).orElse(Double.NaN));
         }
 
         /** The q-quantile (0..1) of the response time, seconds. */

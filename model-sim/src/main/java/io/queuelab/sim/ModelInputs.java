@@ -12,8 +12,9 @@ import java.util.Optional;
  * run's manifest ({@link #of(ModelParameters)}: the log's model section, the JSON round trip of
  * {@link Model#parameters()}) or the command line ({@code simulate --model}). The names are those
  * of {@link ModelParameters}: distributions {@code service}, {@code networkDelay},
- * {@code processing}, {@code dirtyPage}; numbers {@code p}, {@code sliceSeconds}; counts
- * {@code capacity}, {@code connections}, {@code cores}, {@code bufferPages}.
+ * {@code processing}, {@code dirtyPage}, {@code flush}; numbers {@code p}, {@code sliceSeconds},
+ * {@code perCommitSeconds}; counts {@code capacity}, {@code connections}, {@code cores},
+ * {@code bufferPages}, {@code maxGroup}.
  *
  * <p>Guarantees: a value that is absent reads as empty; a value that is present but cannot be read
  * (a distribution of an unknown type, an empirical one whose values a manifest does not hold) is an
@@ -33,10 +34,10 @@ public final class ModelInputs {
     public static ModelInputs of(ModelParameters p) {
         ModelInputs in = new ModelInputs();
         in.spec("service", p.service()).spec("networkDelay", p.networkDelay()).spec("processing", p.processing())
-                .spec("dirtyPage", p.dirtyPage());
-        in.with("p", p.p()).with("sliceSeconds", p.sliceSeconds());
+                .spec("dirtyPage", p.dirtyPage()).spec("flush", p.flush());
+        in.with("p", p.p()).with("sliceSeconds", p.sliceSeconds()).with("perCommitSeconds", p.perCommitSeconds());
         in.with("capacity", p.capacity()).with("connections", p.connections()).with("cores", p.cores())
-                .with("bufferPages", p.bufferPages());
+                .with("bufferPages", p.bufferPages()).with("maxGroup", p.maxGroup());
         return in;
     }
 

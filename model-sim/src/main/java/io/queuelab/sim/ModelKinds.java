@@ -8,7 +8,8 @@ public final class ModelKinds {
     }
 
     public static final List<ModelKind> ALL = List.of(MM1Model.KIND, ProcessorSharingModel.KIND, LoadDependentModel.KIND,
-            ClientLimitedModel.KIND, ClientLimitedModel.SLICED_KIND, DirtyPageBufferModel.KIND);
+            ClientLimitedModel.KIND, ClientLimitedModel.SLICED_KIND, DirtyPageBufferModel.KIND,
+            GroupCommitModel.KIND);
 
     public static List<String> names() {
         return ALL.stream().map(ModelKind::name).toList();

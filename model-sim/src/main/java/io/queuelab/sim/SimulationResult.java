@@ -115,6 +115,11 @@ public final class SimulationResult {
         return flushes(FlushSummary::meanDuration);
     }
 
+    /** Mean pages per dirty-page flush, or commits per log flush (group commit). */
+    public Optional<Estimate> flushSize() {
+        return flushes(FlushSummary::meanPages);
+    }
+
     /** Flushes started over all replications (0 for models without a buffer). */
     public long flushCount() {
         return replications.stream().mapToLong(r -> r.flushes() == null ? 0 : r.flushes().flushes()).sum();

@@ -34,7 +34,8 @@ class FittedModelTest {
         List<Model> queues = List.of(MM1Model.exponential(0.001), new ClientLimitedModel(Distribution.exponential(0.002), 64, 2),
                 new ClientLimitedModel(Distribution.exponential(0.002), 8, 2, 0.0005),
                 new ClientLimitedModel(Distribution.shiftedExponential(0.0005, 0.0015), 64, 2),
-                LoadDependentModel.exponential(0.001, 0.05, 1000), DirtyPageBufferModel.table1());
+                LoadDependentModel.exponential(0.001, 0.05, 1000), DirtyPageBufferModel.table1(),
+                new GroupCommitModel(Distribution.exponential(0.0002), 64, 2, Distribution.shiftedExponential(0.0002, 0.0001), 0.00002, 0));
         for (Model queue : queues) {
             FittedModel model = new FittedModel(queue.name(), queue, LATENCY);
             for (int jobs : new int[] {1, 4, 16}) {

@@ -18,7 +18,8 @@ class ModelKindsTest {
     /** One model of every kind. */
     static final List<Model> EXAMPLES = List.of(MM1Model.exponential(0.002), ProcessorSharingModel.exponential(0.003),
             LoadDependentModel.exponential(0.002, 0.05, 200), new ClientLimitedModel(Distribution.shiftedExponential(0.0005, 0.0015), 8, 2),
-            new ClientLimitedModel(Distribution.deterministic(0.002), 8, 2, 0.00075), DirtyPageBufferModel.table1());
+            new ClientLimitedModel(Distribution.deterministic(0.002), 8, 2, 0.00075), DirtyPageBufferModel.table1(),
+            new GroupCommitModel(Distribution.exponential(0.00004), 16, 1, Distribution.shiftedExponential(0.0002, 0.0001), 0.00003, 4));
 
     @Test
     void everyModelWrittenToAManifestIsBuiltBackEqualByItsKind() {
@@ -38,7 +39,7 @@ class ModelKindsTest {
                 () -> ModelKinds.named("mm1").of(new ModelInputs().with("service", Distribution.exponential(0.001)).with("p", 0.1)));
         assertEquals("p does not apply to model mm1 (it takes service)", foreign.getMessage());
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> ModelKinds.named("erlang"));
-        assertEquals("unknown model 'erlang' (known: mm1, mm1-ps, mm1-ld, client-ps, client-slice, dpb)", unknown.getMessage());
+        assertEquals("unknown model 'erlang' (known: mm1, mm1-ps, mm1-ld, client-ps, client-slice, dpb, group-commit)", unknown.getMessage());
         // an empirical sample's values are not in a manifest: the field is named
         ModelParameters empirical = Manifest.section(new MM1Model(Distribution.empirical(new double[] {0.001, 0.002})).parameters(),
                 ModelParameters.class);

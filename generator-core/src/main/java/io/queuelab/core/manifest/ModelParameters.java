@@ -14,11 +14,15 @@ package io.queuelab.core.manifest;
  * @param connections  {@code client-ps}: the client's connections K (requests inside the server at most)
  * @param cores        {@code client-ps}: the server's cores c shared by the requests inside
  * @param sliceSeconds {@code client-slice}: the time slice the cores are shared in (absent: processor sharing)
+ * @param flush        {@code group-commit}: the duration of one log flush apart from its commits
+ * @param perCommitSeconds {@code group-commit}: what each commit a flush carries adds to it
+ * @param maxGroup     {@code group-commit}: the most commits one flush carries (0: no bound but the connections)
  * @param latencySeconds any model: a constant time outside the server before each request reaches it, counted in its
  *                     response and inside a closed job's cycle (absent: none)
  */
 public record ModelParameters(DistributionSpec service, Double p, Integer capacity, DistributionSpec networkDelay,
                               DistributionSpec processing, Integer bufferPages, DistributionSpec dirtyPage,
                               Integer connections, Integer cores, Double sliceSeconds,
+                              DistributionSpec flush, Double perCommitSeconds, Integer maxGroup,
                               Double latencySeconds) {
 }

@@ -1,0 +1,118 @@
+package io.queuelab.sim;
+
+import java.util.SplittableRandom;
+
+/**
+ * The group-commit server ({@link GroupCommitModel}): a FIFO client queue in front of K
+ * connections; a request holding one first runs its cpu on c cores shared as in
+ * {@link SharedServer} (each of n running gets min(1, c/n) of a core, simulated with virtual time),
+ * then waits for the log: one flush at a time, each covering every commit waiting when it starts
+ * (at most the bound), all of which are answered when it ends. A request keeps its connection
+ * until its flush ends, as a synchronous client does.
+ *
+ * <p>Each flush is reported to the statistics with the commits it carried (the "pages" of a
+ * dirty-page flush), so a replication's mean commits per flush can be set beside the server's own
+ * count of updates per fsync.
+ */
+final class GroupCommitServer {
+    private final Engine.GroupCommit model;
+    private final SplittableRandom cpuRandom;
+    private final SplittableRandom flushRandom;
+    private final ReplicationStatistics statistics;
+
+    private final RequestSlots slots = new RequestSlots();
+    private final DoubleFifo clientQueue = new DoubleFifo(); // arrival instants waiting for a connection
+    private final DoubleFifo commits = new DoubleFifo();     // slots whose cpu is done, waiting for a flush
+    private final DoubleFifo flushing = new DoubleFifo();    // slots the running flush carries
+    private final DoubleHeap tags = new DoubleHeap();        // cpu: virtual finishing time -> slot
+
+    private double t;
+    private double v;           // virtual time of the cpu phase
+    private int running;        // requests in their cpu phase
+    private int connected;      // requests holding a connection
+    private double flushEnd = Double.POSITIVE_INFINITY; // no flush running
+
+    GroupCommitServer(Engine.GroupCommit model, Streams streams, ReplicationStatistics statistics) {
+        this.model = model;
+        this.cpuRandom = streams.service();
+        this.flushRandom = streams.pages();
+        this.statistics = statistics;
+    }
+
+    private double rate(int n) {
+        return n <= model.cores ? 1.0 : (double) model.cores / n;
+    }
+
+    void run(ArrivalSource arrivals) {
+        while (true) {
+            double nextArrival = arrivals.peek();
+            double nextCpu = running == 0 ? Double.POSITIVE_INFINITY : t + (tags.minKey() - v) / rate(running);
+            if (nextArrival == ArrivalSource.END && connected == 0) {
+                return; // nobody waits for a connection either: a request waits only while all are held
+            }
+            if (nextArrival <= nextCpu && nextArrival <= flushEnd) {
+                arrivals.next();
+                advance(nextArrival);
+                if (connected < model.connections) {
+                    connect(t, t);
+                } else {
+                    clientQueue.add(t);
+                }
+            } else if (nextCpu <= flushEnd) {
+                v = tags.minKey();
+                t = nextCpu;
+                int slot = (int) tags.minValue();
+                tags.pop();
+                if (--running == 0) {
+                    v = 0; // nothing holds a tag: restart virtual time to keep its precision
+                }
+                commits.add(slot);
+                if (flushEnd == Double.POSITIVE_INFINITY) {
+                    startFlush();
+                }
+            } else {
+                advance(flushEnd);
+                flushEnd = Double.POSITIVE_INFINITY;
+                while (!flushing.isEmpty()) {
+                    int slot = (int) flushing.poll();
+                    double arrival = slots.arrival(slot);
+                    double sent = slots.sent(slot);
+                    slots.release(slot);
+                    connected--;
+                    statistics.answered(arrival, sent, t);
+                    arrivals.answered(t);
+                    if (!clientQueue.isEmpty()) {
+                        connect(clientQueue.poll(), t); // the freed connection takes the oldest waiting request
+                    }
+                }
+                if (!commits.isEmpty()) {
+                    startFlush(); // the commits that came during the flush: the next group
+                }
+            }
+        }
+    }
+
+    /** Moves the clock to {@code to}, the cpu phase's virtual time with it. */
+    private void advance(double to) {
+        if (running > 0) {
+            v += (to - t) * rate(running);
+        }
+        t = to;
+    }
+
+    private void connect(double arrival, double sent) {
+        connected++;
+        running++;
+        tags.push(v + model.cpu.sample(cpuRandom), slots.take(arrival, sent));
+    }
+
+    /** One flush from now, carrying every waiting commit up to the bound. */
+    private void startFlush() {
+        int group = model.maxGroup > 0 ? Math.min(model.maxGroup, commits.size()) : commits.size();
+        for (int i = 0; i < group; i++) {
+            flushing.add(commits.poll());
+        }
+        flushEnd = t + model.flush.sample(flushRandom) + model.perCommit * group;
+        statistics.flush(t, flushEnd, group);
+    }
+}
