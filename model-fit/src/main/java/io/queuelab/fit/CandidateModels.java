@@ -47,7 +47,8 @@ public final class CandidateModels {
             new MeasuredDemandCandidate(),
             new DemandModelFit(DemandModelFit.Kind.CLIENT_PS),
             new TimeSlicedCandidate(),
-            new DirtyPageBufferCandidate()));
+            new DirtyPageBufferCandidate(),
+            new GroupCommitCandidate()));
 
     private final List<CandidateModel> models;
 

@@ -1,0 +1,98 @@
+package io.queuelab.fit;
+
+import io.queuelab.core.telemetry.HostResourceSampler;
+import io.queuelab.fit.runs.LogCounters;
+import io.queuelab.fit.runs.RunData;
+import io.queuelab.sim.ArrivalProcess;
+import io.queuelab.sim.Distribution;
+import io.queuelab.sim.FittedModel;
+import io.queuelab.sim.GroupCommitModel;
+import io.queuelab.sim.SimulationResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The group-commit candidate on runs of a known group-commit server (16 connections, one core,
+ * 40 us of cpu, flushes of 200 us + Exp(100 us) and 20 us a commit, 100 us of latency), whose
+ * counters say the cpu per request and the commits per fsync the simulation did: F0 and p are
+ * found from the counters alone, and runs it was not fitted to (two open rates, one below the
+ * lowest fit rate, and closed runs of 1 and 8 jobs) are predicted.
+ */
+class GroupCommitFitTest {
+    static final int K = 16;
+    static final GroupCommitModel TRUTH = new GroupCommitModel(Distribution.exponential(0.00004), K, 1,
+            Distribution.shiftedExponential(0.0002, 0.0001), 0.00002, 0);
+    static final double LATENCY = 0.0001;
+
+    @Test
+    void theFlushFoundFromTheCountersPredictsRunsItWasNotFittedTo(@TempDir Path dir) throws Exception {
+        List<Path> fit = new ArrayList<>();
+        long seed = 40;
+        for (double rate : new double[] {1500, 4000, 8000, 11000}) {
+            fit.add(run(dir.resolve("rate-" + (int) rate), ArrivalProcess.open(rate), seed++, true));
+        }
+        List<Path> held = List.of(run(dir.resolve("held-800"), ArrivalProcess.open(800), 50, true),
+                run(dir.resolve("held-9500"), ArrivalProcess.open(9500), 51, true),
+                run(dir.resolve("closed-1"), ArrivalProcess.closed(1), 52, true),
+                run(dir.resolve("closed-8"), ArrivalProcess.closed(8), 53, true));
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, held, CandidateModels.STANDARD.named("group-commit"), K, 1, 3);
+        var model = result.model("group-commit");
+        assertTrue(model.fit().identified(), model.fit().fit().identification().reason() + "\n" + model.fit().fit().residuals());
+        ModelFit f = model.fit().fit();
+        assertEquals(0.0003, f.value("F0"), 0.15 * 0.0003, f.toTable());
+        assertEquals(0.00002, f.value("p"), 0.5 * 0.00002, f.toTable());
+        assertEquals(LATENCY, f.value("latency"), 0.3 * LATENCY, f.toTable());
+        for (RunPrediction p : model.predictions()) {
+            assertFalse(p.saturated(), p.name());
+            assertTrue(Math.abs(p.meanError()) < 0.05, () -> p.name() + " mean error " + p.meanError() + "\n" + f.toTable());
+            assertTrue(Math.abs(p.p99Error()) < 0.15, () -> p.name() + " p99 error " + p.p99Error());
+            if (p.closed()) {
+                int jobs = p.name().endsWith("closed-8") ? 8 : 1;
+                assertEquals(1, p.predictedThroughput() * p.predictedMean() / jobs, 0.02, p.name() + ": Little's law");
+            }
+        }
+    }
+
+    @Test
+    void aWorkloadThatCommitsNothingLeavesItUnidentifiedWithTheReason(@TempDir Path dir) throws Exception {
+        List<Path> fit = new ArrayList<>();
+        long seed = 60;
+        for (double rate : new double[] {1500, 4000, 8000}) {
+            fit.add(run(dir.resolve("rate-" + (int) rate), ArrivalProcess.open(rate), seed++, false));
+        }
+        var model = HeldOutValidation.run(fit, List.of(run(dir.resolve("held"), ArrivalProcess.open(9000), 70, false)),
+                CandidateModels.STANDARD.named("group-commit"), K, 1, 3).model("group-commit");
+        assertFalse(model.fit().identified());
+        assertTrue(model.fit().fit().identification().reason().contains("commit and fsync counters"),
+                model.fit().fit().identification().reason());
+    }
+
+    /**
+     * A run of the truth, with the counters its server would have: cpu per request, and (when
+     * {@code commits}) Com_update and Innodb_data_fsyncs over the run, in the ratio the simulated
+     * flushes carried; a read-only workload's counters count no commit.
+     */
+    private static Path run(Path dir, ArrivalProcess workload, long seed, boolean commits) throws Exception {
+        SimulationResult r = SimRuns.write(dir, new FittedModel("group-commit", TRUTH, LATENCY), workload, 40_000, seed);
+        long records = RunData.read(dir).records();
+        long cpu = Math.round(TRUTH.cpu().mean() * 1e9 * records);
+        Files.writeString(dir.resolve(HostResourceSampler.FILE_NAME), HostResourceSampler.HEADER + "\n"
+                + "1000,server,9,0,,,,,,,1\n2000,server,9," + cpu + ",,,,,,,1\n");
+        long updates = commits ? records : 0;
+        long fsyncs = Math.round(records / r.flushSize().orElseThrow().value());
+        Files.writeString(dir.resolve("server-status.csv"), "epoch_ns,Com_update,Innodb_data_fsyncs\n"
+                + "1000000000,5,7\n" + (1_000_000_000L + Math.round(r.responseTimes().getTotalCount() / 1e4 * 1e9)) + ","
+                + (5 + updates) + "," + (7 + fsyncs) + "\n");
+        assertEquals(commits, LogCounters.of(RunData.read(dir)).isPresent());
+        return dir;
+    }
+}
