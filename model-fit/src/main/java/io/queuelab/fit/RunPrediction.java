@@ -1,5 +1,7 @@
 package io.queuelab.fit;
 
+import io.queuelab.fit.runs.LogCounters;
+
 import io.queuelab.fit.compare.Comparison;
 import io.queuelab.fit.compare.Verdict;
 import io.queuelab.fit.runs.RunData;
@@ -31,12 +33,14 @@ import java.util.List;
  *                run has no server telemetry by interval or the model cannot take a demand profile
  * @param saturation why the model cannot carry the run's load ("saturated at 400/s: capacity 387/s"), in which case
  *                every predicted figure is NaN and the prediction is a miss; null where it can
+ * @param commits the model's commits per log flush beside the server's commits per fsync over the run
+ *                ({@link CommitsPerFlush}); null for a model whose flushes carry no commits, or saturated
  */
 public record RunPrediction(String run, String name, double level, boolean closed,
                             double measuredMean, double measuredP50, double measuredP99, double measuredThroughput,
                             double predictedMean, double predictedP50, double predictedP99, double predictedThroughput,
                             double ks, double ksYardstick, ServerWork server, AtOwnServer atOwnServer, ServerReplay replay,
-                            String saturation) {
+                            String saturation, CommitsPerFlush commits) {
     /**
      * A prediction with the model's demand multiplied by {@code factor} (the run's cpu per request
      * over the fit runs'): by time scaling, R(lambda; f D) = f R(f lambda; D) and X(N; f D) = X(N; D) / f,
@@ -97,7 +101,7 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     private RunPrediction withReplay(ServerReplay r) {
         return new RunPrediction(run, name, level, closed, measuredMean, measuredP50, measuredP99, measuredThroughput, predictedMean,
-                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, atOwnServer, r, saturation);
+                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, atOwnServer, r, saturation, commits);
     }
 
     /** This prediction with {@code model} predicting the run again at the run's own server (demand times {@code factor}). */
@@ -114,7 +118,7 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     private RunPrediction with(AtOwnServer own) {
         return new RunPrediction(run, name, level, closed, measuredMean, measuredP50, measuredP99, measuredThroughput, predictedMean,
-                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, own, replay, saturation);
+                predictedP50, predictedP99, predictedThroughput, ks, ksYardstick, server, own, replay, saturation, commits);
     }
 
     /** Simulated customers of a prediction: this many times the measured sample, within the bounds below. */
@@ -281,13 +285,33 @@ public record RunPrediction(String run, String name, double level, boolean close
         if (simulated.saturated()) {
             return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                     run.quantileSeconds(0.99), run.throughput(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, Double.NaN,
-                    run.serverWork(), null, null, simulated.saturation());
+                    run.serverWork(), null, null, simulated.saturation(), null);
         }
         FittedModel.Prediction p = simulated.prediction();
         Verdict ks = Comparison.of(run.name(), run.responseNanos(), model.name(), p.responseNanos(), simulated.replications()).row("KS D");
         return new RunPrediction(asGiven, run.name(), level, closed, run.meanResponseSeconds(), run.quantileSeconds(0.5),
                 run.quantileSeconds(0.99), run.throughput(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput(),
-                ks.distance(), ks.yardstick(), run.serverWork(), null, null, null);
+                ks.distance(), ks.yardstick(), run.serverWork(), null, null, null, CommitsPerFlush.of(p, run));
+    }
+
+    /**
+     * A group commit's size, predicted and counted: the commits one log flush of the model carried
+     * on average, and the server's own commits per fsync over the run ({@link LogCounters}; NaN
+     * where the run has no such counters). The model is checked against what the server counts,
+     * not only against response times.
+     */
+    public record CommitsPerFlush(double predicted, double counted) {
+        static CommitsPerFlush of(FittedModel.Prediction p, RunData run) throws IOException {
+            if (!Double.isFinite(p.commitsPerFlush())) {
+                return null;
+            }
+            return new CommitsPerFlush(p.commitsPerFlush(), LogCounters.of(run).map(LogCounters::commitsPerFsync).orElse(Double.NaN));
+        }
+
+        /** predicted / counted - 1; NaN without counters. */
+        public double error() {
+            return predicted / counted - 1;
+        }
     }
 
 

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 40 us of cpu, flushes of 200 us + Exp(100 us) and 20 us a commit, 100 us of latency), whose
  * counters say the cpu per request and the commits per fsync the simulation did: F0 and p are
  * found from the counters alone, and runs it was not fitted to (two open rates, one below the
- * lowest fit rate, and closed runs of 1 and 8 jobs) are predicted.
+ * lowest fit rate, and closed runs of 1 and 8 jobs) are predicted, their commits per flush with them.
  */
 class GroupCommitFitTest {
     static final int K = 16;
@@ -55,6 +55,8 @@ class GroupCommitFitTest {
             assertFalse(p.saturated(), p.name());
             assertTrue(Math.abs(p.meanError()) < 0.05, () -> p.name() + " mean error " + p.meanError() + "\n" + f.toTable());
             assertTrue(Math.abs(p.p99Error()) < 0.15, () -> p.name() + " p99 error " + p.p99Error());
+            // the model's group commit against the counters of the run it was not fitted to
+            assertEquals(0, p.commits().error(), 0.08, () -> p.name() + ": " + p.commits());
             if (p.closed()) {
                 int jobs = p.name().endsWith("closed-8") ? 8 : 1;
                 assertEquals(1, p.predictedThroughput() * p.predictedMean() / jobs, 0.02, p.name() + ": Little's law");

@@ -84,6 +84,11 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
     /** Whether the server writes a dirty-page buffer: its replications then report flushes. */
     abstract boolean flushes();
 
+    /** Whether its flushes are a log's, each carrying commits (else a dirty-page buffer's pages, or none). */
+    boolean flushesCarryCommits() {
+        return false;
+    }
+
     /** The instant a log record's {@code dequeued} and {@code sent} fields stand for under this engine. */
     abstract String sentMeans();
 
@@ -190,6 +195,11 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         /** Its flushes are the log's; each carries commits, reported as a dirty-page flush's pages are. */
         @Override
         boolean flushes() {
+            return true;
+        }
+
+        @Override
+        boolean flushesCarryCommits() {
             return true;
         }
 

@@ -53,7 +53,7 @@ public record FittedModel(String name, Model queue, double latency) {
      */
     public Prediction predict(ArrivalProcess workload, long customers, int replications, long seed) throws IOException {
         return Prediction.of(simulation(workload).customers(Math.max(1, customers / replications))
-                .replications(replications).seed(seed).run());
+                .replications(replications).seed(seed).run(), queue);
     }
 
     /**
@@ -65,7 +65,7 @@ public record FittedModel(String name, Model queue, double latency) {
      */
     public Prediction predictOver(ArrivalProcess workload, double seconds, double measureFrom, int replications, long seed) throws IOException {
         return Prediction.of(simulation(workload).duration(seconds).measureFrom(measureFrom).removeWarmup(false)
-                .replications(replications).seed(seed).run());
+                .replications(replications).seed(seed).run(), queue);
     }
 
     /**
@@ -90,14 +90,15 @@ public record FittedModel(String name, Model queue, double latency) {
      * @param throughput    answered requests per second
      * @param dropped       requests the model refused (a server at its capacity of requests present)
      * @param answered      requests answered
-     * @param flushSize     what one flush carried on average: commits per log flush (group commit), pages per
-     *                      dirty-page flush; NaN for a model without flushes
+     * @param commitsPerFlush the commits one log flush carried on average (the group-commit model, to set beside the
+     *                      server's commits per fsync); NaN for a model whose flushes carry no commits
      */
     public record Prediction(Histogram responseNanos, double meanResponse, double meanHalfWidth, double throughput, long dropped,
-                             long answered, double flushSize) {
-        static Prediction of(SimulationResult r) {
+                             long answered, double commitsPerFlush) {
+        static Prediction of(SimulationResult r, Model queue) {
+            double commits = queue.engine().flushesCarryCommits() ? r.flushSize().map(Estimate::value).orElse(Double.NaN) : Double.NaN;
             return new Prediction(r.responseTimes(), r.meanResponse().value(), r.meanResponse().halfWidth(), r.throughput().value(),
-                    r.dropped(), r.customers(), r.flushSize().map(Estimate::value).orElse(Double.NaN));
+                    r.dropped(), r.customers(), commits);
         }
 
         /** The q-quantile (0..1) of the response time, seconds. */

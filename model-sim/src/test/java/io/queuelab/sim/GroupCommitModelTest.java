@@ -29,7 +29,7 @@ class GroupCommitModelTest {
         double r = 0.00005 + 0.0001 + 0.0003 + 0.00002;
         assertEquals(r, p.meanResponse(), 0.01 * r);
         assertEquals(1, p.throughput() * p.meanResponse(), 0.01);
-        assertEquals(1, p.flushSize(), 1e-9, "every flush carries the one commit");
+        assertEquals(1, p.commitsPerFlush(), 1e-9, "every flush carries the one commit");
     }
 
     /**

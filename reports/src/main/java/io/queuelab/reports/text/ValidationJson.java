@@ -88,6 +88,13 @@ public final class ValidationJson {
                     at.put("ks", finite(replay.ks()));
                     p.put("serverReplay", at);
                 }
+                if (r.commits() != null) {
+                    // the model's group commit against the server's own count over the run
+                    Map<String, Object> c = new LinkedHashMap<>();
+                    c.put("predicted", finite(r.commits().predicted()));
+                    c.put("counted", finite(r.commits().counted()));
+                    p.put("commitsPerFlush", c);
+                }
                 predictions.add(p);
             }
             m.put("predictions", predictions);

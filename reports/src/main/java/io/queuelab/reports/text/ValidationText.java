@@ -96,7 +96,18 @@ public final class ValidationText {
             if (r.replay() != null) {
                 s.append(String.format(Locale.ROOT, "  %-26s %10s %s%n", "", "", serverReplay(r)));
             }
+            if (r.commits() != null) {
+                s.append(String.format(Locale.ROOT, "  %-26s %10s %s%n", "", "", commitsPerFlush(r.commits())));
+            }
         }
+    }
+
+    /** "commits per flush 2.96 predicted, 3.01 counted by the server (-1.7 %)": the model against the server's own count. */
+    public static String commitsPerFlush(RunPrediction.CommitsPerFlush c) {
+        return Double.isFinite(c.counted())
+                ? String.format(Locale.ROOT, "commits per flush %.2f predicted, %.2f counted by the server (commits / Innodb_data_fsyncs,"
+                + " %+.1f %%)", c.predicted(), c.counted(), 100 * c.error())
+                : String.format(Locale.ROOT, "commits per flush %.2f predicted (the run has no commit and fsync counters)", c.predicted());
     }
 
     /** Each repeated load's prediction by one model, judged against the runs' spread. */

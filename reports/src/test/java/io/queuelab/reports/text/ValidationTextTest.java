@@ -53,4 +53,13 @@ class ValidationTextTest {
             assertTrue(p.get("saturation").isNull(), p::toString);
         }
     }
+
+    /** A group commit's size is printed beside the prediction, with the server's own count, or that the run has none. */
+    @Test
+    void commitsPerFlushArePrintedBesideTheServersCount() {
+        assertEquals("commits per flush 2.96 predicted, 3.01 counted by the server (commits / Innodb_data_fsyncs, -1.7 %)",
+                ValidationText.commitsPerFlush(new io.queuelab.fit.RunPrediction.CommitsPerFlush(2.96, 3.01)));
+        assertEquals("commits per flush 2.96 predicted (the run has no commit and fsync counters)",
+                ValidationText.commitsPerFlush(new io.queuelab.fit.RunPrediction.CommitsPerFlush(2.96, Double.NaN)));
+    }
 }
