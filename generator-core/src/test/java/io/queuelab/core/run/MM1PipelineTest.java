@@ -8,6 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,54 +37,90 @@ class MM1PipelineTest {
     @TempDir
     Path dir;
 
+    /**
+     * Structure first, never skipped: at least 20,000 requests, every one ok, arrivals right, nothing
+     * dropped. Then the accuracy (mean within 10 %, p99 within 15 % of Exp(mu - lambda)): the
+     * response times include every pause of the machine, as they must, so a host that took more than
+     * {@link #STEAL_LIMIT} of the cpu time (steal) can move them beyond those tolerances. A miss
+     * under such steal runs the pair again once; a miss with steal at or below the limit fails, and
+     * so does the retry's. Only when the retry's host stole beyond the limit too is the accuracy
+     * left unjudged, as a skip that prints both runs' measured accuracy and steal.
+     */
     @Test
     void openLoopResponseTimesAreThoseOfMM1() throws Exception {
+        List<String> attempts = new ArrayList<>();
+        for (int attempt = 1; ; attempt++) {
+            HostSteal steal = HostSteal.start();
+            RunResult[] results = runPair(dir.resolve("attempt-" + attempt));
+            double stolen = steal.share();
+            checkStructure(results);
+            List<String> misses = accuracyMisses(results);
+            attempts.add(String.format(java.util.Locale.ROOT, "attempt %d, steal %.1f %%: %s", attempt, 100 * stolen,
+                    misses.isEmpty() ? "within the tolerances" : String.join("; ", misses)));
+            System.out.println(attempts.get(attempts.size() - 1));
+            if (misses.isEmpty()) {
+                return;
+            }
+            if (stolen <= STEAL_LIMIT) {
+                throw new AssertionError("the instrument missed M/M/1 with the host's steal within " + 100 * STEAL_LIMIT + " %: "
+                        + String.join(" | ", attempts));
+            }
+            if (attempt == 2) {
+                org.junit.jupiter.api.Assumptions.abort("the host took more than " + 100 * STEAL_LIMIT + " % of the cpu time in both"
+                        + " attempts, so their accuracy is the host's, not the instrument's: " + String.join(" | ", attempts));
+            }
+        }
+    }
+
+    /** The host's share of the cpu time (steal) above which a miss may be the host's, not the instrument's. */
+    static final double STEAL_LIMIT = 0.01;
+
+    /** The synchronous and the asynchronous pipeline, side by side, each at lambda against the M/M/1 server. */
+    private static RunResult[] runPair(Path dir) throws Exception {
         Duration duration = Duration.ofSeconds(42); // >= 20,000 requests (expected 21,000)
-        HostSteal steal = HostSteal.start();
         CompletableFuture<RunResult> sync = CompletableFuture.supplyAsync(() -> call(() ->
                 PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(LAMBDA, duration), 32, 10_000, dir.resolve("sync")), MM1Backend.sync(MU, 1))));
         CompletableFuture<RunResult> async = CompletableFuture.supplyAsync(() -> call(() ->
                 PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(LAMBDA, duration), 1, 10_000, dir.resolve("async")), MM1Backend.async(MU, 2))));
-        RunResult[] results = {sync.get(), async.get()};
-        double stolen = steal.share();
-        try {
-            checkMM1(results);
-        } catch (AssertionError e) {
-            // the response times include every pause of the machine, as they must; a host that paused it for more than
-            // STEAL_LIMIT of its cpu time moved them by more than the tolerances, and then the test says so, not that the
-            // instrument is late
-            org.junit.jupiter.api.Assumptions.assumeTrue(stolen <= STEAL_LIMIT, String.format(java.util.Locale.ROOT,
-                    "the host took %.1f %% of the machine's cpu time (steal, /proc/stat) during the runs, above %.0f %%: %s",
-                    100 * stolen, 100 * STEAL_LIMIT, e.getMessage()));
-            throw e;
-        }
+        return new RunResult[] {sync.get(), async.get()};
     }
 
-    /** The host's share of the cpu time (steal) above which a miss is the host's, not the instrument's. */
-    static final double STEAL_LIMIT = 0.01;
-
-    private static void checkMM1(RunResult[] results) throws java.io.IOException {
-        for (RunResult result : results) {
-            RunSummary s = RunSummary.of(result.directory());
-            System.out.printf("%s: mean %.3f ms, p99 %.3f ms, n %d, %s%n", result.directory().path().getFileName(),
-                    s.all.response.getMean() / 1e6, s.all.response.getValueAtPercentile(99) / 1e6,
-                    s.all.response.getTotalCount(), result.selfCheck().verdict());
-        }
+    private static void checkStructure(RunResult[] results) throws java.io.IOException {
         for (RunResult result : results) {
             RunSummary s = RunSummary.of(result.directory());
             Histogram r = s.all.response;
             String run = result.directory().path().getFileName().toString();
             assertTrue(r.getTotalCount() >= 20_000, run + ": " + r.getTotalCount() + " requests");
             assertEquals(result.totals().scheduled(), result.totals().ok(), run + ": every request ok");
-            double expectedMean = 1e9 / (MU - LAMBDA);
-            double expectedP99 = Math.log(100) * 1e9 / (MU - LAMBDA);
-            assertEquals(expectedMean, r.getMean(), 0.10 * expectedMean, run + " mean response");
-            assertEquals(expectedP99, r.getValueAtPercentile(99), 0.15 * expectedP99, run + " p99 response");
             // the arrivals were right (count and KS test) and nothing was dropped; the 1 ms lag limit
             // is the machine's business on a shared 2-core VM, not this test's
             assertTrue(result.selfCheck().failures().stream().noneMatch(f -> f.contains("scheduled") || f.contains("gaps")
                     || f.contains("dropped") || f.contains("balance")), run + ": " + result.selfCheck().verdict());
         }
+    }
+
+    /** Each run's mean and p99 beyond the tolerances, said with the measured figures; empty when both runs are within. */
+    private static List<String> accuracyMisses(RunResult[] results) throws java.io.IOException {
+        List<String> misses = new ArrayList<>();
+        double expectedMean = 1e9 / (MU - LAMBDA);
+        double expectedP99 = Math.log(100) * 1e9 / (MU - LAMBDA);
+        for (RunResult result : results) {
+            Histogram r = RunSummary.of(result.directory()).all.response;
+            String run = result.directory().path().getFileName().toString();
+            double meanError = r.getMean() / expectedMean - 1, p99Error = r.getValueAtPercentile(99) / expectedP99 - 1;
+            System.out.printf(java.util.Locale.ROOT, "%s: mean %.3f ms (%+.1f %%), p99 %.3f ms (%+.1f %%), n %d, %s%n", run,
+                    r.getMean() / 1e6, 100 * meanError, r.getValueAtPercentile(99) / 1e6, 100 * p99Error, r.getTotalCount(),
+                    result.selfCheck().verdict());
+            if (Math.abs(meanError) > 0.10) {
+                misses.add(String.format(java.util.Locale.ROOT, "%s mean %.3f ms, %+.1f %% (tolerance 10 %%)", run, r.getMean() / 1e6,
+                        100 * meanError));
+            }
+            if (Math.abs(p99Error) > 0.15) {
+                misses.add(String.format(java.util.Locale.ROOT, "%s p99 %.3f ms, %+.1f %% (tolerance 15 %%)", run,
+                        r.getValueAtPercentile(99) / 1e6, 100 * p99Error));
+            }
+        }
+        return misses;
     }
 
     @Test
