@@ -25,7 +25,8 @@ import java.util.Optional;
  * <p>Per model: the fit's two verdicts (identified; fits, {@link LackOfFit}), and per held-out run
  * the measured and predicted mean, p50 and p99 and the CDF distance against the yardstick
  * ({@link RunPrediction}). The selected model is the identified one with the smallest held-out
- * error (the mean over held-out runs of the relative errors of mean, p50 and p99); a model within
+ * error (the mean over held-out runs of the relative errors of mean, p50 and p99, plus the KS D by
+ * which the predicted CDF lies beyond its yardstick: {@link RunPrediction#error}); a model within
  * {@link #TIE} of a simpler one loses to it.
  */
 public final class HeldOutValidation {

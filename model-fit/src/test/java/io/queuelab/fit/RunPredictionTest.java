@@ -85,4 +85,25 @@ public class RunPredictionTest {
         return List.of(RunPrediction.open("run", measured, new FittedModel("mm1", MM1Model.exponential(1 / 387.0), 0.001), 1),
                 RunPrediction.open("run", measured, new FittedModel("mm1-ld", LoadDependentModel.exponential(0.002, 0.3, 20), 0.001), 1));
     }
+
+    /**
+     * Selection by the whole distribution (issue 39): a prediction with the mean, p50 and p99 exact
+     * and its CDF 0.25 beyond the yardstick scores worse than one 5 % off in each whose CDF is
+     * within; a yardstick that tests nothing adds nothing.
+     */
+    @Test
+    void aShapeBeyondItsYardstickCountsInTheHeldOutError() {
+        RunPrediction rightFiguresWrongShape = prediction(0.010, 0.008, 0.040, 0.30, 0.05);
+        RunPrediction closeFiguresRightShape = prediction(0.0105, 0.0084, 0.042, 0.04, 0.05);
+        assertEquals(0.25, rightFiguresWrongShape.error(), 1e-12);
+        assertEquals(0.05, closeFiguresRightShape.error(), 1e-12);
+        assertTrue(closeFiguresRightShape.error() < rightFiguresWrongShape.error());
+        assertEquals(0, prediction(0.010, 0.008, 0.040, 0.70, 0.6).error(), 1e-12, "no test: nothing added");
+    }
+
+    /** A held-out open run measured at mean 10 ms, p50 8 ms, p99 40 ms, predicted as given. */
+    private static RunPrediction prediction(double mean, double p50, double p99, double ks, double yardstick) {
+        return new RunPrediction("r", "r", 100, false, 0.010, 0.008, 0.040, 100, mean, p50, p99, 100, ks, yardstick, null, null, null,
+                null, null);
+    }
 }
