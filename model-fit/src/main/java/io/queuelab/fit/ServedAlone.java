@@ -42,32 +42,13 @@ final class ServedAlone {
 
     /** The weighted service times of {@code run}'s requests served alone, or empty (too few). */
     static Optional<Distribution> of(RunData run, int maxValues) throws IOException {
-        ServiceIntervals intervals = ServiceIntervals.of(run);
-        long[] sent = intervals.sent();
-        long[] due = intervals.intended().clone();
-        Arrays.sort(due);
-        long[] completed = intervals.completed();
-        boolean[] measured = intervals.measured();
-        Integer[] order = IntStream.range(0, sent.length).boxed().toArray(Integer[]::new);
-        Arrays.sort(order, Comparator.comparingLong(i -> sent[i]));
+        Alone alone = alone(run);
+        int n = alone.service().length;
         double lambda = run.arrivalRate();
-        double[] alone = new double[sent.length];
-        int n = 0;
-        long busyUntil = Long.MIN_VALUE; // the latest completion of the requests sent before
-        for (int k = 0; k < order.length; k++) {
-            int i = order[k];
-            boolean foundEmpty = sent[i] >= busyUntil;
-            boolean noneSentDuring = k == order.length - 1 || sent[order[k + 1]] >= completed[i];
-            boolean noneDueDuring = firstAfter(due, sent[i]) >= completed[i];
-            if (measured[i] && foundEmpty && noneSentDuring && noneDueDuring && completed[i] >= sent[i]) {
-                alone[n++] = (completed[i] - sent[i]) / 1e9;
-            }
-            busyUntil = Math.max(busyUntil, completed[i]);
-        }
         if (n < MIN_REQUESTS || !(lambda > 0)) {
             return Optional.empty();
         }
-        double[] values = Arrays.copyOf(alone, n);
+        double[] values = alone.service().clone();
         Arrays.sort(values);
         // the weights exp(lambda s), relative to the shortest value's to keep them finite
         double[] weights = new double[n];
@@ -82,6 +63,49 @@ final class ServedAlone {
         // every value as many times as its share of maxValues
         double[] out = ServiceDemand.replicated(values, weights, maxValues / total, maxValues);
         return out.length == 0 ? Optional.empty() : Optional.of(Distribution.empirical(out));
+    }
+
+    /**
+     * The mean time from a request's intended instant to its send, over the requests served alone
+     * (empty with fewer than {@link #MIN_REQUESTS}): in a measured run the client's own hand-off, in
+     * a simulated one the fitted latency, which model-sim places before the send. Added to their
+     * service times it gives their response times, which hold the time outside the server in both.
+     */
+    static java.util.OptionalDouble meanBeforeSend(RunData run) throws IOException {
+        double[] before = alone(run).beforeSend();
+        return before.length < MIN_REQUESTS ? java.util.OptionalDouble.empty() : Arrays.stream(before).average();
+    }
+
+    /** The requests served alone: each one's service time and time before its send, in seconds. */
+    private record Alone(double[] service, double[] beforeSend) {
+    }
+
+    private static Alone alone(RunData run) throws IOException {
+        ServiceIntervals intervals = ServiceIntervals.of(run);
+        long[] sent = intervals.sent();
+        long[] intended = intervals.intended();
+        long[] due = intended.clone();
+        Arrays.sort(due);
+        long[] completed = intervals.completed();
+        boolean[] measured = intervals.measured();
+        Integer[] order = IntStream.range(0, sent.length).boxed().toArray(Integer[]::new);
+        Arrays.sort(order, Comparator.comparingLong(i -> sent[i]));
+        double[] service = new double[sent.length];
+        double[] beforeSend = new double[sent.length];
+        int n = 0;
+        long busyUntil = Long.MIN_VALUE; // the latest completion of the requests sent before
+        for (int k = 0; k < order.length; k++) {
+            int i = order[k];
+            boolean foundEmpty = sent[i] >= busyUntil;
+            boolean noneSentDuring = k == order.length - 1 || sent[order[k + 1]] >= completed[i];
+            boolean noneDueDuring = firstAfter(due, sent[i]) >= completed[i];
+            if (measured[i] && foundEmpty && noneSentDuring && noneDueDuring && completed[i] >= sent[i]) {
+                service[n] = (completed[i] - sent[i]) / 1e9;
+                beforeSend[n++] = (sent[i] - intended[i]) / 1e9;
+            }
+            busyUntil = Math.max(busyUntil, completed[i]);
+        }
+        return new Alone(Arrays.copyOf(service, n), Arrays.copyOf(beforeSend, n));
     }
 
     /** The least instant of {@code sorted} after {@code t}; Long.MAX_VALUE when none is. */
