@@ -99,6 +99,17 @@ public final class BackendOptions implements AutoCloseable {
         };
     }
 
+    /**
+     * Refuses a server this jar cannot start (the embedded MariaDB is in the full jar only), before
+     * anything is created: with --print-plan too, so that scripts/distributed-run's check of the run
+     * options on the node jar says so before the jar is shipped.
+     */
+    void checkServerPackaged() {
+        if (backend.equals("jdbc")) {
+            jdbc.connection.checkEmbeddedPackaged();
+        }
+    }
+
     /** Refuses a backend that cannot share its server with other generator nodes of one run. */
     void checkNodeCount(int nodeCount) {
         if (backend.equals("influxdb")) {

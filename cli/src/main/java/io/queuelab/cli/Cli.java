@@ -12,6 +12,18 @@ public final class Cli {
     private Cli() {
     }
 
+    /** {@code --verbose}, accepted anywhere on the line of every command of an entry point ({@link #execute} reads it). */
+    static final class VerboseOption {
+        @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+                description = "On failure, print the stack trace after the one-line error.")
+        boolean verbose;
+    }
+
+    /** Runs an entry point's command line and returns the exit code (0 ok, 2 bad input or failure). */
+    static int execute(Object command, String... args) {
+        return commandLine(command, java.util.Arrays.asList(args).contains("--verbose")).execute(args);
+    }
+
     static CommandLine commandLine(Object command, boolean verbose) {
         CommandLine cl = new CommandLine(command);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {

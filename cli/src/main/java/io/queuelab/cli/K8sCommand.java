@@ -126,7 +126,7 @@ public final class K8sCommand implements Callable<Integer> {
         int nodes;
 
         @Option(names = "--image", required = true, paramLabel = "IMAGE",
-                description = "Image with Java 17 and the jar at /opt/queuelab/queuelab.jar (deploy/kubernetes/Dockerfile).")
+                description = "Image with Java 17 and the node jar at /opt/queuelab/queuelab-node.jar (deploy/kubernetes/Dockerfile).")
         String image;
 
         @Option(names = "--start-in", paramLabel = "SECONDS", defaultValue = "180",

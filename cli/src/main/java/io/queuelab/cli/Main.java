@@ -4,10 +4,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code queuelab} command. Each subcommand lives in its own class; register it in the
- * {@code subcommands} list below (one line each, kept in alphabetical order).
+ * The {@code queuelab} command, the entry point of the full {@code queuelab.jar}. Each subcommand
+ * lives in its own class; register it in the {@code subcommands} list below (one line each, kept in
+ * alphabetical order), and in {@link NodeMain}'s as well when a generator node runs it.
  */
-@Command(name = "queuelab", mixinStandardHelpOptions = true, version = "queuelab 0.1.0",
+@Command(name = "queuelab", mixinStandardHelpOptions = true, version = "queuelab " + Main.VERSION,
         description = "Open-loop load for database servers, checked against queueing models.",
         subcommands = {
                 CassandraCommand.class,
@@ -34,10 +35,10 @@ import picocli.CommandLine.Command;
                 ValidateCommand.class,
         })
 public final class Main {
+    static final String VERSION = "0.1.0";
 
-    @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
-            description = "On failure, print the stack trace after the one-line error.")
-    boolean verbose;
+    @CommandLine.Mixin
+    Cli.VerboseOption verbose;
 
     public static void main(String[] args) {
         System.exit(run(args));
@@ -45,6 +46,6 @@ public final class Main {
 
     /** Runs the command line and returns the exit code (0 ok, 2 bad input or failure). */
     public static int run(String... args) {
-        return Cli.commandLine(new Main(), java.util.Arrays.asList(args).contains("--verbose")).execute(args);
+        return Cli.execute(new Main(), args);
     }
 }

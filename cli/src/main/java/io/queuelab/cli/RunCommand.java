@@ -56,6 +56,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Integer statedCores = serverCores.value();
+        backend.checkServerPackaged();
         if (printPlan) {
             spec.commandLine().getOut().printf(java.util.Locale.ROOT, "plan: %.3f s of phases, drain timeout %.3f s%n",
                     load.plan().totalDuration().toNanos() / 1e9, generator.drainTimeout.toNanos() / 1e9);

@@ -16,14 +16,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * deploy/kubernetes/Dockerfile builds an image of the packaged jar, and that image runs
- * {@code queuelab --help}. It needs a docker daemon and the base image (pulled from its registry
+ * deploy/kubernetes/Dockerfile builds an image of the packaged node jar, and that image runs
+ * {@code queuelab-node --help} and refuses {@code report} in one line. It needs a docker daemon and the base image (pulled from its registry
  * or already present); where either is missing the test is skipped with the one-line reason, which
  * .ci/run lists (.ci/skips allows it: neither is a package CI installs).
  */
 class DockerImageIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
-    private static final Path JAR = REPO.resolve("cli/target/queuelab.jar");
+    private static final Path JAR = REPO.resolve("cli/target/queuelab-node.jar");
     private static final Path DOCKERFILE = REPO.resolve("deploy/kubernetes/Dockerfile");
 
     /** Exit code and output (stdout and stderr together) of a command that must end within the timeout. */
@@ -48,7 +48,7 @@ class DockerImageIT {
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void theDockerfileBuildsAnImageThatRunsQueuelabHelp() throws Exception {
-        assertTrue(Files.isRegularFile(JAR), "the packaged jar " + JAR + " (the integration tests run after package)");
+        assertTrue(Files.isRegularFile(JAR), "the packaged node jar " + JAR + " (the integration tests run after package)");
         Path context = Files.createTempDirectory("docker-context");
         Ran version;
         try {
@@ -61,7 +61,7 @@ class DockerImageIT {
                 () -> "no docker daemon answers here (" + firstLine(version.output()) + "): the Dockerfile was not built");
         // the context the Dockerfile expects (the checkout's root), holding only what it copies
         Files.createDirectories(context.resolve("cli/target"));
-        Files.copy(JAR, context.resolve("cli/target/queuelab.jar"));
+        Files.copy(JAR, context.resolve("cli/target/queuelab-node.jar"));
         String base = Files.readAllLines(DOCKERFILE).stream().filter(l -> l.startsWith("FROM ")).findFirst()
                 .orElseThrow(() -> new AssertionError("no FROM in " + DOCKERFILE)).substring(5).strip();
         if (run(context, 60, "docker", "image", "inspect", base).exit() != 0) {
@@ -81,8 +81,11 @@ class DockerImageIT {
                     commands.add(command);
                 }
             }
-            assertTrue(help.output().startsWith("Usage: queuelab") && commands.isEmpty(),
-                    "queuelab --help in the image, missing " + commands + ":\n" + help.output());
+            assertTrue(help.output().startsWith("Usage: queuelab-node") && commands.isEmpty(),
+                    "queuelab-node --help in the image, missing " + commands + ":\n" + help.output());
+            Ran report = run(context, 60, "docker", "run", "--rm", tag, "report", "x");
+            assertEquals(2, report.exit(), report.output());
+            assertTrue(report.output().strip().endsWith("report needs the full queuelab.jar"), report.output());
         } finally {
             run(context, 60, "docker", "image", "rm", "-f", tag);
         }

@@ -21,6 +21,7 @@ class HelpTextTest {
     void everyDescriptionIsAValidFormat() {
         List<String> bad = new ArrayList<>();
         check(Cli.commandLine(new Main(), false), bad);
+        check(Cli.commandLine(new NodeMain(), false), bad);
         assertTrue(bad.isEmpty(), "descriptions picocli cannot format (write % as %%): " + bad);
     }
 

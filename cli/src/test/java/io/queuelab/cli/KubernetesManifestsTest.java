@@ -98,7 +98,7 @@ class KubernetesManifestsTest {
                 env.path("valueFrom").path("fieldRef").path("fieldPath").asText());
         List<String> command = strings(container.path("command"));
         assertEquals(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:MaxRAMPercentage=75",
-                "-jar", "/opt/queuelab/queuelab.jar"), command, "the launcher's options for a run, the heap from the memory limit");
+                "-jar", "/opt/queuelab/queuelab-node.jar"), command, "the launcher's options for a run, the heap from the memory limit");
         JsonNode startAt = container.path("env").path(1);
         assertEquals("START_AT", startAt.path("name").asText());
         assertEquals("queuelab-cl8000-start", startAt.path("valueFrom").path("configMapKeyRef").path("name").asText(),
@@ -115,10 +115,11 @@ class KubernetesManifestsTest {
         assertEquals(claim.path("metadata").path("name"), pod.path("volumes").path(0).path("persistentVolumeClaim").path("claimName"));
         assertEquals("db-password", pod.path("volumes").path(1).path("secret").path("secretName").asText());
 
-        // what node 3's pod runs, once Kubernetes has expanded $(NODE_INDEX) and '$$': a command line queuelab accepts
+        // what node 3's pod runs, once Kubernetes has expanded $(NODE_INDEX) and '$$': a command line the image's
+        // queuelab-node accepts
         List<String> node3 = args.stream().map(a -> a.replace("$(NODE_INDEX)", "3").replace("$(START_AT)", "2030-01-02T03:04:05Z")
                 .replace("$$", "$")).toList();
-        CommandLine.ParseResult parsed = Cli.commandLine(new Main(), false).parseArgs(node3.toArray(String[]::new));
+        CommandLine.ParseResult parsed = Cli.commandLine(new NodeMain(), false).parseArgs(node3.toArray(String[]::new));
         CommandLine.ParseResult run = parsed.subcommand();
         assertEquals("run", run.commandSpec().name());
         assertEquals(3, (int) run.matchedOptionValue("--node-index", -1));
@@ -128,7 +129,8 @@ class KubernetesManifestsTest {
         JsonNode merge = single(out.resolve("4-merge.yaml"), "Pod");
         String script = merge.path("spec").path("containers").path(0).path("args").path(0).asText();
         assertTrue(script.contains("for i in $(seq 0 4); do d=/results/cl8000.nodes/node-$i;"), script);
-        assertTrue(script.contains("merge --out /results/cl8000 \"$@\""), script);
+        assertTrue(script.contains("-jar /opt/queuelab/queuelab-node.jar merge --out /results/cl8000 \"$@\""), script);
+        assertTrue(script.contains("-jar /opt/queuelab/queuelab-node.jar summary /results/cl8000"), script);
         assertEquals(claim.path("metadata").path("name"),
                 merge.path("spec").path("volumes").path(0).path("persistentVolumeClaim").path("claimName"));
     }
@@ -166,7 +168,7 @@ class KubernetesManifestsTest {
                 }
                 pod.add(expanded);
             }
-            CommandLine cli = Cli.commandLine(new Main(), false);
+            CommandLine cli = Cli.commandLine(new NodeMain(), false); // the image's entry point
             StringWriter output = new StringWriter();
             cli.setOut(new PrintWriter(output));
             cli.setErr(new PrintWriter(output));

@@ -40,16 +40,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * scripts/distributed-run over real ssh to three test hosts (network namespaces with their own
  * address and sshd, made by scripts/test-hosts), none of which has a checkout: the launcher ships
- * the packaged jar into each host's own cache (host 0 has none, host 1 a jar of the same name that is
- * not this one, host 2 this very jar), the nodes measure their clocks against the reference on the
- * bridge address and start together, and the merge puts their logs into one run. Then the same over
+ * the packaged node jar (queuelab-node.jar) into each host's own cache (host 0 has none, host 1 a
+ * jar of the same name that is not this one, host 2 this very jar), the nodes measure their clocks
+ * against the reference on the bridge address and start together, and the merge puts their logs
+ * into one run. Then the same over
  * the namespace network to a real server: an embedded MariaDB listening on the bridge address, whose
  * account for the nodes has a password that reaches them only on ssh's standard input. Skipped, with
  * the reason, where this machine does not allow network namespaces or has no sshd.
  */
 class MultiHostIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
-    private static final Path JAR = REPO.resolve("cli/target/queuelab.jar");
+    /** What the launcher ships to the hosts: the node jar, not the full one. */
+    private static final Path JAR = REPO.resolve("cli/target/queuelab-node.jar");
     private static final String SECRET = "not-on-any-command-line-3f9c";
     private static final String BRIDGE = "10.231.0.1";
     private static Path hosts;
@@ -76,7 +78,7 @@ class MultiHostIT {
         } finally { // the namespaces and their sshd go whatever happened, or the next run here skips
             if (hosts != null) {
                 script(List.of("scripts/test-hosts", "down", hosts.toString()), Map.of(), hosts.resolve("down.out"));
-                removeCaches(); // the hosts' copies of the jar are 183 MB each; the logs and runs stay for a look
+                removeCaches(); // the hosts' copies of the node jar; the logs and runs stay for a look
             }
         }
     }
@@ -90,7 +92,7 @@ class MultiHostIT {
     @Test
     void threeHostsOverSshGetTheJarRunTogetherAndMergeIntoOneRun() throws Exception {
         String sha = sha256(JAR);
-        String cachedName = "queuelab/queuelab-" + sha + ".jar";
+        String cachedName = "queuelab/queuelab-node-" + sha + ".jar";
         removeCaches(); // whatever another test here shipped
         Path damaged = hosts.resolve("host-1/cache").resolve(cachedName);
         Files.createDirectories(damaged.getParent());
@@ -112,8 +114,9 @@ class MultiHostIT {
 
         // shipping: copied where missing or different, kept where it was, by checksum; no checkout named
         Path nodes = hosts.resolve("run.nodes");
-        assertTrue(Files.readString(nodes.resolve("ship-10.231.0.11.out")).contains("copying queuelab.jar (" + sha + ")"));
-        assertTrue(Files.readString(nodes.resolve("ship-10.231.0.12.out")).contains("copying queuelab.jar (" + sha + ")"));
+        assertTrue(Files.readString(nodes.resolve("ship-10.231.0.11.out")).contains("copying queuelab-node.jar (" + sha + ")"));
+        assertTrue(Files.readString(nodes.resolve("ship-10.231.0.12.out")).contains("copying queuelab-node.jar (" + sha + ")"));
+        assertTrue(said.contains("# the nodes run queuelab-node.jar ("), said);
         assertFalse(Files.readString(nodes.resolve("ship-10.231.0.13.out")).contains("copying"), "host 2 had this jar");
         for (int i = 0; i < 3; i++) {
             Path cached = hosts.resolve("host-" + i + "/cache").resolve(cachedName);

