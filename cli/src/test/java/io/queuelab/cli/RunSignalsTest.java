@@ -202,6 +202,10 @@ class RunSignalsTest {
             signal(p, signal);
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "queuelab ended after SIG" + signal);
             if (signal.equals("INT")) {
+                // the signal came during the server's start, as the test means it to: the run's schedule never started
+                Path manifest = dir.resolve("run").resolve("manifest.json");
+                assertFalse(Files.exists(manifest) && new ObjectMapper().readTree(manifest.toFile()).path("start").has("scheduleStart"),
+                        "the schedule had started: the signal came after the server's start");
                 assertEquals(List.of(), servers(embedded), "the server is stopped before queuelab exits");
                 assertNoChildLeft(children);
             } else {
