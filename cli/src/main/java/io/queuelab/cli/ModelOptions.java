@@ -26,7 +26,7 @@ public final class ModelOptions {
     @Option(names = "--service", description = "Service time of mm1, mm1-ps and mm1-ld, the demand on one core of client-ps (e.g. exp:0.01).")
     String service;
 
-    @Option(names = "--connections", paramLabel = "K", description = "client-ps: the client's connections K (a FIFO queue in front of them).")
+    @Option(names = "--connections", paramLabel = "K", description = "client-ps, group-commit: the client's connections K (a FIFO queue in front of them).")
     Integer connections;
 
     @Option(names = "--p", description = "Load dependency of mm1-ld, 0 <= p < 1.")
@@ -50,6 +50,15 @@ public final class ModelOptions {
     @Option(names = "--slice", description = "client-slice: the mean time slice the cores are shared in, seconds (e.g. 0.001).")
     Double slice;
 
+    @Option(names = "--flush", description = "group-commit: one log flush apart from its commits (e.g. shexp:0.0002,0.0001).")
+    String flush;
+
+    @Option(names = "--per-commit", paramLabel = "SECONDS", description = "group-commit: what each commit adds to its flush (default 0).")
+    Double perCommit;
+
+    @Option(names = "--max-group", paramLabel = "N", description = "group-commit: the most commits one flush carries (default 0: no bound but K).")
+    Integer maxGroup;
+
     /** Each input of a model kind and the option that gives it. */
     private static final Map<String, String> OPTIONS = new LinkedHashMap<>();
     static {
@@ -63,6 +72,9 @@ public final class ModelOptions {
         OPTIONS.put("processing", "--proc");
         OPTIONS.put("bufferPages", "--dpb-max");
         OPTIONS.put("dirtyPage", "--dp");
+        OPTIONS.put("flush", "--flush");
+        OPTIONS.put("perCommitSeconds", "--per-commit");
+        OPTIONS.put("maxGroup", "--max-group");
     }
 
     /**
@@ -84,8 +96,10 @@ public final class ModelOptions {
                 .with("networkDelay", networkDelay == null ? null : distribution("--nd", networkDelay))
                 .with("processing", processing == null ? null : distribution("--proc", processing))
                 .with("dirtyPage", dirtyPage == null ? null : distribution("--dp", dirtyPage))
-                .with("p", loadDependency).with("sliceSeconds", slice)
-                .with("capacity", capacity).with("connections", connections).with("cores", serverCores).with("bufferPages", bufferPages);
+                .with("flush", flush == null ? null : distribution("--flush", flush))
+                .with("p", loadDependency).with("sliceSeconds", slice).with("perCommitSeconds", perCommit)
+                .with("capacity", capacity).with("connections", connections).with("cores", serverCores).with("bufferPages", bufferPages)
+                .with("maxGroup", maxGroup);
         return kind.of(in, OPTIONS::get, "--model " + model);
     }
 

@@ -147,6 +147,8 @@ public final class SimulateCommand implements Callable<Integer> {
         w.printf(Locale.ROOT, "mean population  %s%n", plain(r.meanPopulation()));
         r.flushPeriod().ifPresent(e -> w.printf(Locale.ROOT, "flush period     %s s (%d flushes)%n", plain(e), r.flushCount()));
         r.flushDuration().ifPresent(e -> w.printf(Locale.ROOT, "flush duration   %s s%n", plain(e)));
+        r.flushSize().ifPresent(e -> w.printf(Locale.ROOT, "flush size       %s (pages of a dirty-page flush, commits of a log flush)%n",
+                plain(e)));
         r.runDirectory().ifPresent(p -> w.printf(Locale.ROOT, "run directory    %s%n", p));
         w.flush();
     }

@@ -124,7 +124,17 @@ class SimulateCommandTest {
         assertTrue(stderr().startsWith("queuelab: --model client-slice needs --slice (it takes --service, --connections, --server-cores,"
                 + " --slice"), stderr());
         assertEquals(2, run("simulate", "--model", "mm2", "--lambda", "1", "--duration", "10"));
-        assertEquals("queuelab: --model: unknown model 'mm2' (known: mm1, mm1-ps, mm1-ld, client-ps, client-slice, dpb)", stderr().strip());
+        assertEquals("queuelab: --model: unknown model 'mm2' (known: mm1, mm1-ps, mm1-ld, client-ps, client-slice, dpb, group-commit)",
+                stderr().strip());
+        // one job, nothing shared: cpu 0.1 ms + a flush of 0.3 ms + 0.02 ms for its commit
+        assertEquals(0, run("simulate", "--model", "group-commit", "--service", "exp:0.0001", "--connections", "16", "--server-cores", "1",
+                "--flush", "shexp:0.0002,0.0001", "--per-commit", "0.00002", "--closed", "1", "--customers", "100000", "--replications", "2"),
+                stderr());
+        assertEquals(0.42, meanMillis(stdout()), 0.01, stdout());
+        assertEquals(2, run("simulate", "--model", "group-commit", "--service", "exp:0.0001", "--connections", "16", "--server-cores", "1",
+                "--lambda", "500", "--customers", "20000"));
+        assertTrue(stderr().startsWith("queuelab: --model group-commit needs --flush (it takes --service, --connections, --server-cores,"
+                + " --flush, --per-commit, --max-group"), stderr());
     }
 
     @Test
