@@ -83,8 +83,8 @@ final class MeasuredDemandCandidate implements CandidateModel {
             return unidentified(method, points, "no open run to take the demand's shape from");
         }
         SystemLimits limits = data.limits();
-        if (limits.connections() == 0 || !limits.coresKnown()) {
-            return unidentified(method, points, "the client's connections K and the server's cores c must be known (" + limits + ")");
+        if (limits.whyNotBothKnown().isPresent()) {
+            return unidentified(method, points, limits.whyNotBothKnown().get());
         }
         int k = limits.connections(), c = limits.cores();
         Optional<LoadDemand> measured = data.loadDemand(); // c is known here

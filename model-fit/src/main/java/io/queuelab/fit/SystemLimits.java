@@ -29,6 +29,12 @@ public record SystemLimits(int connections, String connectionsSource, int cores,
         return cores > 0;
     }
 
+    /** Why a model of K connections to c cores cannot be built from these limits; empty when both are known. */
+    public java.util.Optional<String> whyNotBothKnown() {
+        return connectionsKnown() && coresKnown() ? java.util.Optional.empty()
+                : java.util.Optional.of("the client's connections K and the server's cores c must be known (" + this + ")");
+    }
+
     public static SystemLimits of(List<RunData> runs, Integer connections, Integer cores) throws IOException {
         int k;
         String kFrom;

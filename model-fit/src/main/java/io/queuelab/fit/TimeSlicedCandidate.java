@@ -90,8 +90,8 @@ final class TimeSlicedCandidate implements CandidateModel {
         if (points.isEmpty()) {
             return unidentified(method, points, "no open run to take the demand from");
         }
-        if (limits.connections() == 0 || !limits.coresKnown()) {
-            return unidentified(method, points, "the client's connections K and the server's cores c must be known (" + limits + ")");
+        if (limits.whyNotBothKnown().isPresent()) {
+            return unidentified(method, points, limits.whyNotBothKnown().get());
         }
         int k = limits.connections(), c = limits.cores();
         List<Shape> shapes = new ArrayList<>();
