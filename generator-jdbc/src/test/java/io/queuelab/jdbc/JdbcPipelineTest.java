@@ -89,7 +89,7 @@ class JdbcPipelineTest {
     /**
      * An INSERT workload through the same pipeline: the rows the real table holds afterwards are the
      * ok requests the log holds, one each. The service-time window above cannot see a request the
-     * backend executes twice (that doubles a sub-millisecond time, inside its factor of 2, and
+     * backend executes twice (that doubles a sub-millisecond time, inside its factor of 3, and
      * the log still holds one record); a second INSERT leaves a second row, and a request logged ok
      * that never reached the server leaves none.
      */
