@@ -28,7 +28,7 @@ class DemoCommandTest {
         Path demo = dir.resolve("demo");
         // the SELECT sweep at fixed rates, the UPDATE sweep at fractions of its probed capacity, both with a closed sweep
         CliTestSupport.Result r = CliTestSupport.run("demo", "--embedded-dir", DB, "--tuples", "2000", "--query", "select",
-                "--select-rates", "20,40", "--fractions", "0.05,0.1", "--probe-jobs", "4", "--probe-duration", "2s",
+                "--select-rates", "20,40", "--fractions", "0.05,0.1,0.15,0.2,0.25,0.3", "--probe-jobs", "4", "--probe-duration", "2s",
                 "--closed", "1,2", "--duration", "3s", "--warmup", "1s", "--report-interval", "0", "--out", demo.toString());
         assertEquals(0, r.exitCode(), r.err());
         assertEquals(before, CpuSet.ofThisThread(), "the demo gives its caller's cpus back");
@@ -36,7 +36,8 @@ class DemoCommandTest {
         try (var listing = Files.list(demo.resolve("update"))) {
             updateRuns = listing.map(p -> "update/" + p.getFileName()).filter(p -> p.contains("rate-")).sorted().toList();
         }
-        assertEquals(2, updateRuns.size(), updateRuns.toString());
+        // six loads, the two held out run again
+        assertEquals(8, updateRuns.size(), updateRuns.toString());
         assertTrue(r.out().contains("capacity probe: X_max = "), r.out());
         java.util.List<String> runs = new java.util.ArrayList<>(java.util.List.of("select/rate-20", "select/rate-40",
                 "update/capacity-probe-closed-4", "select-closed/closed-1", "update-closed/closed-2"));
@@ -62,6 +63,7 @@ class DemoCommandTest {
         assertTrue(html.contains("<svg") && html.contains("select/rate-40"), "the report shows the runs and charts");
         assertTrue(html.contains("id=\"n-t\"") && html.contains("select-closed/closed-2"), "the closed sweep is in the report");
         assertTrue(Files.readString(demo.resolve("select").resolve("sweep.json")).contains("\"complete\" : true"));
+        assertHeldOutLead(r.out());
 
         // the relation the demo loaded serves plain runs too
         Path run = dir.resolve("update-run");
@@ -105,6 +107,33 @@ class DemoCommandTest {
      * The default split of {@code available}: the server on the first half (rounded up), the
      * generator on the rest, as the kernel reported them; on one cpu, shared and saying why.
      */
+    /**
+     * The UPDATE report's held-out lead on real runs (issue 42 item 3): a model selected, each held-out
+     * load predicted, and every closed prediction that is not saturated obeying Little's law,
+     * predicted X(N) x predicted R(N) = N (no think time), to the printed digits.
+     */
+    private static void assertHeldOutLead(String out) {
+        java.util.regex.Matcher lead = java.util.regex.Pattern.compile("report: [^\n]*update-report\\.html\nselected model: [a-z0-9-]+, held-out"
+                + " error").matcher(out);
+        assertTrue(lead.find(), out);
+        java.util.regex.Pattern closed = java.util.regex.Pattern.compile("\\(N = (\\d+)\\): mean [0-9.e+]+ ms, predicted ([0-9.e+]+) \\(.*"
+                + "X\\(N\\) [0-9.e+]+/s, predicted ([0-9.e+]+)/s");
+        int checked = 0;
+        for (String line : out.substring(lead.start()).lines().filter(l -> l.contains("(N = ")).toList()) {
+            java.util.regex.Matcher m = closed.matcher(line);
+            if (!m.find()) {
+                assertTrue(line.contains("saturated"), "a closed prediction is a figure or a saturation: " + line);
+                continue;
+            }
+            int jobs = Integer.parseInt(m.group(1));
+            double little = Double.parseDouble(m.group(3)) * Double.parseDouble(m.group(2)) / 1e3 / jobs;
+            assertEquals(1, little, 0.01, "X(N) R(N) / N: " + line);
+            checked++;
+        }
+        assertTrue(checked >= 2, "the closed runs of 1 and 2 jobs are predicted: " + out);
+        assertTrue(out.substring(lead.start()).contains("repeat-1"), "the repeated held-out loads are predicted: " + out);
+    }
+
     static void assertSplit(Placement p, CpuSet available, String run) {
         assertEquals("auto", p.split(), run);
         if (available.size() < 2) {

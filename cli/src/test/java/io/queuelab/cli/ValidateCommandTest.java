@@ -180,8 +180,10 @@ class ValidateCommandTest {
         JsonNode mm1 = root.get("models").get(0);
         assertEquals(1, mm1.get("predictions").size(), mm1.toString());
         assertEquals(steady.toString(), mm1.get("predictions").get(0).get("run").asText());
-        // the fit saw three rates: through the 280/s run an M/M/1 curve would need mu above 280/s
-        assertTrue(mm1.get("parameters").get("mu").asDouble() < 280, mm1.toString());
+        // the fit saw three rates, the highest 160/s: a steady M/M/1 through them has mu above 160/s, and through the 280/s
+        // run it would need mu above 280/s (the truth is 200/s; runs of 1.5 s do not pin it closer)
+        double mu = mm1.get("parameters").get("mu").asDouble();
+        assertTrue(mu > 160 && mu < 280, mm1.toString());
         // nothing steady to predict: one line, exit 2
         CliTestSupport.assertEachIsRefused(new String[][] {{"validate", sweep.toString(), "--holdout", saturated.toString()}});
         assertTrue(CliTestSupport.run("validate", sweep.toString(), "--holdout", saturated.toString()).err()
