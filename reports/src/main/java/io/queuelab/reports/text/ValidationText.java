@@ -45,7 +45,7 @@ public final class ValidationText {
                 appendPredictions(s, o.fitRuns(), result.fitServer());
             }
             if (!o.predictions().isEmpty()) {
-                s.append(String.format(Locale.ROOT, "  held-out runs (error %s: mean |relative error| of mean, p50, p99):%n",
+                s.append(String.format(Locale.ROOT, "  held-out runs (error %s: mean |relative error| of mean, p50, p99, plus KS D beyond its yardstick):%n",
                         o.describeHeldOutError()));
                 appendPredictions(s, o.predictions(), result.fitServer());
                 appendRepeats(s, result.repeats(), o.predictions());
