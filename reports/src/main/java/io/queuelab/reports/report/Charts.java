@@ -167,6 +167,67 @@ final class Charts {
         return chart;
     }
 
+    /** Points of a CDF on the log-time grid of {@link #heldOutCdf}: enough for its curves, few enough for a small SVG. */
+    static final int LOG_GRID_POINTS = 100;
+
+    /**
+     * A held-out load at a glance: the measured CDFs (one per run of the load, repeats included),
+     * the model's predicted CDF, and the band its own replications of the run's size span (the
+     * lowest and highest of their CDFs at each time), on a log time axis, where the body of a
+     * distribution and its tail both have room (a linear one within less than a decade). A measured CDF inside the band is one the model
+     * could have produced; one outside is a shape the model does not have.
+     */
+    static XYChart heldOutCdf(String title, Map<String, Histogram> measured, String modelName, Histogram model, List<Histogram> replications) {
+        List<Histogram> all = new ArrayList<>(measured.values());
+        all.add(model);
+        // from the 0.1th to the 99.9th percentile of the measured and predicted: a few outliers a thousand times the body's
+        // length would leave the body a few pixels wide (closed N = 1's step)
+        List<Histogram> shown = all.stream().filter(h -> h.getTotalCount() > 0).toList();
+        double lo = Math.max(1_000, 0.9 * shown.stream().mapToDouble(h -> h.getValueAtPercentile(0.1)).min().orElse(1_000));
+        double hi = Math.max(lo * 2, 1.1 * shown.stream().mapToDouble(h -> h.getValueAtPercentile(99.9)).max().orElse(lo * 2));
+        // a log axis labels only its decades: within less than one (a closed run of one job) the linear axis says more
+        boolean log = hi / lo >= 10;
+        XYChart chart = chart(title, log ? "response time (ms, log scale)" : "response time (ms)", "P(R <= t)");
+        chart.getStyler().setXAxisLogarithmic(log);
+        chart.getStyler().setXAxisDecimalPattern("#,##0.###");
+        chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
+        double[] grid = new double[LOG_GRID_POINTS];
+        for (int i = 0; i < grid.length; i++) {
+            grid[i] = log ? lo * Math.pow(hi / lo, (double) i / (grid.length - 1)) : lo + (hi - lo) * i / (grid.length - 1);
+        }
+        double[] xMillis = java.util.Arrays.stream(grid).map(v -> v / 1e6).toArray();
+        if (replications.size() >= 2) {
+            double[] low = new double[grid.length], high = new double[grid.length];
+            for (int i = 0; i < grid.length; i++) {
+                final long t = (long) grid[i];
+                low[i] = replications.stream().mapToDouble(r -> cdfAt(r, t)).min().orElseThrow();
+                high[i] = replications.stream().mapToDouble(r -> cdfAt(r, t)).max().orElseThrow();
+            }
+            Color band = new Color(190, 190, 190);
+            for (var edge : List.of(Map.entry(modelName + ": noise band (" + replications.size() + " replications), low", low),
+                    Map.entry(modelName + ": noise band, high", high))) {
+                XYSeries series = chart.addSeries(edge.getKey(), xMillis, edge.getValue());
+                series.setMarker(SeriesMarkers.NONE);
+                series.setLineColor(band);
+            }
+        }
+        XYSeries predicted = chart.addSeries(modelName + ": predicted", xMillis, cdfOnGrid(model, grid));
+        predicted.setMarker(SeriesMarkers.NONE);
+        predicted.setLineColor(Color.BLACK);
+        for (Map.Entry<String, Histogram> e : measured.entrySet()) {
+            chart.addSeries(e.getKey(), xMillis, cdfOnGrid(e.getValue(), grid)).setMarker(SeriesMarkers.NONE);
+        }
+        return chart;
+    }
+
+    private static double cdfAt(Histogram h, long t) {
+        return h.getTotalCount() == 0 ? 0 : h.getPercentileAtOrBelowValue(t) / 100;
+    }
+
+    private static double[] cdfOnGrid(Histogram h, double[] grid) {
+        return java.util.Arrays.stream(grid).map(t -> cdfAt(h, (long) t)).toArray();
+    }
+
     /** Measured mean response vs arrival rate (points in seconds) with the identified fits' curves. */
     static XYChart meanResponseVsRate(List<double[]> points, List<ModelFit> fits) {
         XYChart chart = chart("Mean response time vs arrival rate", "arrival rate (1/s)", "mean response time (ms)");

@@ -50,6 +50,8 @@ final class ReportPage {
     private final Html body = new Html();
     private final ReportAnalysis analysis;
     private final ReportFigures figures;
+    /** The held-out runs whose CDF the lead's pictures draw, so that the comparisons below do not draw it again. */
+    private final java.util.Set<RunData> drawnInTheLead = new java.util.HashSet<>();
 
     private ReportPage(ReportAnalysis analysis, ReportFigures figures) {
         this.analysis = analysis;
@@ -74,7 +76,7 @@ final class ReportPage {
     }
 
     /** What the models predict for runs they were not fitted to: the report's lead (queuelab validate). */
-    private void heldOutSection() {
+    private void heldOutSection() throws IOException {
         body.heading("What the models predict for runs they were not fitted to");
         ReportAnalysis.HeldOut heldOut = analysis.heldOut;
         body.paragraph(heldOut.plan());
@@ -97,6 +99,7 @@ final class ReportPage {
         if (result.selected() == null) {
             return;
         }
+        heldOutPictures(result);
         List<List<String>> rows = new ArrayList<>();
         boolean server = result.fitServer().known();
         for (RunPrediction p : result.model(result.selected()).predictions()) {
@@ -136,6 +139,49 @@ final class ReportPage {
                     + Math.round(100 * ServerWork.CPU_PER_REQUEST_TOLERANCE) + " % in cpu per request the row says so, and its"
                     + " error is no test of the model; where the model's only times are its demands, it is predicted again at"
                     + " the run's own server (its demand times the run's cpu per request over the fit runs').");
+        }
+    }
+
+    /**
+     * The lead's pictures: for each held-out load, its measured CDFs (each run of the load) against
+     * the selected model's prediction and the band of the model's own replications, on a log time
+     * axis (the simulations of the comparison section below, the same as the held-out table's).
+     */
+    private void heldOutPictures(HeldOutValidation.Result result) throws IOException {
+        Map<RunData, ReportAnalysis.Compared> predicted = new LinkedHashMap<>();
+        for (ReportAnalysis.Matched m : analysis.matched) {
+            if (m instanceof ReportAnalysis.Compared c && c.ofModel() && analysis.heldOut.heldOutRuns().contains(c.measured())) {
+                predicted.put(c.measured(), c);
+            }
+        }
+        List<RunData> held = analysis.heldOut.heldOutRuns();
+        List<List<Integer>> loads = new ArrayList<>(result.repeats().stream().map(RepeatedRuns.Group::members).toList());
+        for (int i = 0; i < held.size(); i++) {
+            final int run = i;
+            if (loads.stream().noneMatch(g -> g.contains(run))) {
+                loads.add(List.of(run));
+            }
+        }
+        for (List<Integer> load : loads) {
+            Map<String, Histogram> measured = new LinkedHashMap<>();
+            ReportAnalysis.Compared first = null;
+            for (int i : load) {
+                ReportAnalysis.Compared c = predicted.get(held.get(i));
+                if (c != null) {
+                    measured.put("measured " + held.get(i).name(), held.get(i).responseNanos());
+                    first = first == null ? c : first;
+                    drawnInTheLead.add(held.get(i));
+                }
+            }
+            if (first == null) {
+                continue; // the model cannot carry the load (the table says so) or the run was beyond the comparisons shown
+            }
+            String what = RunShape.of(first.measured()).toString();
+            chart("held-out-" + slug(first.measured().name()), Charts.heldOutCdf("Held out: " + what, measured, result.selected(),
+                    first.simulated(), first.yardstick().replications()), "Held-out load " + what + ": the measured CDF of each of its "
+                    + measured.size() + " run(s) against " + result.selected() + "'s prediction from the rate or N alone, and the band"
+                    + " its own replications of the run's size span (log time axis). Inside the band: a shape the model could have"
+                    + " produced; outside: one it does not have.");
         }
     }
 
@@ -441,8 +487,14 @@ final class ReportPage {
         // title and legend alike in every chart (the caption names the run): the page draws their glyphs once
         cdfs.put("measured", m.responseNanos());
         cdfs.put(c.simulatedName(), c.simulated());
-        chart((c.ofModel() ? "cdf-model-" : "cdf-") + slug(m.name()), Charts.cdf("Response-time CDF", cdfs),
-                "Response-time CDF of " + m.name() + ", measured vs " + c.simulatedName() + " (" + RunShape.of(m) + "; seed 004, figure 5).");
+        if (drawnInTheLead.contains(m)) {
+            // the same simulation's CDF, with its band, leads the page: drawn once (a report stays under 1 MB)
+            body.paragraph("Response-time CDF of " + m.name() + " against " + c.simulatedName() + ": the picture of its held-out load at the"
+                    + " top of the page.");
+        } else {
+            chart((c.ofModel() ? "cdf-model-" : "cdf-") + slug(m.name()), Charts.cdf("Response-time CDF", cdfs),
+                    "Response-time CDF of " + m.name() + ", measured vs " + c.simulatedName() + " (" + RunShape.of(m) + "; seed 004, figure 5).");
+        }
         List<List<String>> rows = new ArrayList<>();
         for (Verdict v : c.comparison().rows()) {
             java.util.function.DoubleFunction<String> cell = v.unit().equals("s") ? Html::millis : Html::number;

@@ -60,9 +60,18 @@ class HeldOutReportTest {
         for (String run : List.of("rate-0", "rate-1", "rate-3", "rate-5")) {
             assertTrue(page.contains("Response-time CDF of " + run + ", measured vs client-ps, fitted to this run"), run);
         }
+        // a held-out run's CDF, with the model's and its noise band, leads the page (issue 39), and is not drawn twice
         for (String run : List.of("rate-2", "rate-4", "closed-4")) {
-            assertTrue(page.contains("Response-time CDF of " + run + ", measured vs client-ps, predicted (held out)"), run);
+            int picture = page.indexOf("id=\"held-out-" + run + "\"");
+            int heading = page.indexOf(">What the models predict for runs they were not fitted to</h2>");
+            assertTrue(picture > heading && picture < page.indexOf("<h2", heading), run + ": its picture in the lead section");
+            assertTrue(page.contains("Response-time CDF of " + run + " against client-ps, predicted (held out): the picture of its held-out"
+                    + " load at the top of the page."), run);
+            assertTrue(!page.contains("Response-time CDF of " + run + ", measured vs"), run + " drawn once");
         }
+        assertTrue(page.contains("prediction from the rate or N alone, and the band its own replications of the run&apos;s size span")
+                || page.contains("prediction from the rate or N alone, and the band its own replications of the run's size span"),
+                "the band of the model's own replications");
         assertTrue(page.contains("The line is the client-ps predicted from the open fit runs (held out)."), "the closed curves");
         assertTrue(!page.contains("No simulation of the fitted model"), "no M/M/1 simulation in its place");
     }
