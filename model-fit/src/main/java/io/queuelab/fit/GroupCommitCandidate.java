@@ -6,7 +6,6 @@ import io.queuelab.sim.ArrivalProcess;
 import io.queuelab.sim.Distribution;
 import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.GroupCommitModel;
-import io.queuelab.sim.Simulation;
 import org.apache.commons.math3.optim.InitialGuess;
 import org.apache.commons.math3.optim.MaxEval;
 import org.apache.commons.math3.optim.PointValuePair;
@@ -136,9 +135,9 @@ final class GroupCommitCandidate implements CandidateModel {
         double[] perFsync = counted.stream().mapToDouble(x -> x[1]).toArray();
         java.util.function.ToDoubleFunction<double[]> misfit = x -> {
             double s = 0;
+            Distribution flush = flush(alone, aloneMean, x[0] * bound * (1 - x[1])); // the same at every rate
             for (int i = 0; i < rates.length; i++) {
-                GroupCommitModel m = model(cpuAt.applyAsDouble(rates[i]), k, c, alone, aloneMean, x[0] * bound * (1 - x[1]),
-                        x[0] * bound * x[1]);
+                GroupCommitModel m = model(cpuAt.applyAsDouble(rates[i]), k, c, flush, x[0] * bound * x[1]);
                 double b = commitsPerFlush(m, rates[i], data.seed());
                 s += Double.isFinite(b) ? Math.pow(Math.log(b / perFsync[i]), 2) : 100;
             }
@@ -157,7 +156,8 @@ final class GroupCommitCandidate implements CandidateModel {
         }
         double flushOfOne = best.getPoint()[0] * bound;
         double p = flushOfOne * best.getPoint()[1], f0 = flushOfOne - p;
-        java.util.function.DoubleFunction<GroupCommitModel> openAt = lambda -> model(cpuAt.applyAsDouble(lambda), k, c, alone, aloneMean, f0, p);
+        Distribution flush = flush(alone, aloneMean, f0);
+        java.util.function.DoubleFunction<GroupCommitModel> openAt = lambda -> model(cpuAt.applyAsDouble(lambda), k, c, flush, p);
         double latency = bound - flushOfOne;
         double flooredLatency = Math.max(0, latency);
         List<Residual> residuals = new ArrayList<>();
@@ -193,7 +193,7 @@ final class GroupCommitCandidate implements CandidateModel {
         }
         // a closed run of N jobs holds N connections; its cpu per request is the server's at the load the jobs make
         return new CandidateFit(NAME, parameters(), fit, lambda -> new FittedModel(NAME, openAt.apply(lambda), flooredLatency),
-                jobs -> new FittedModel(NAME, closedAt(jobs, cpuByLoad, c, alone, aloneMean, f0, p, flooredLatency, data.seed()),
+                jobs -> new FittedModel(NAME, closedAt(jobs, cpuByLoad, c, flush, p, flooredLatency, data.seed()),
                         flooredLatency), null);
     }
 
@@ -203,33 +203,36 @@ final class GroupCommitCandidate implements CandidateModel {
      * counters' at that busy fraction (from the most loaded fit run's cpu); one job keeps a server
      * far from busy (a quarter on demo d), many keep it busy.
      */
-    static GroupCommitModel closedAt(int jobs, LoadDemand cpuByLoad, int c, double[] alone, double aloneMean, double f0, double p,
-                                     double latency, long seed) {
+    static GroupCommitModel closedAt(int jobs, LoadDemand cpuByLoad, int c, Distribution flush, double p, double latency, long seed) {
         double cpu = cpuByLoad.saturated();
         for (int round = 0; round < 3; round++) {
             try {
-                double x = new FittedModel(NAME, model(cpu, jobs, c, alone, aloneMean, f0, p), latency)
+                double x = new FittedModel(NAME, model(cpu, jobs, c, flush, p), latency)
                         .predict(ArrivalProcess.closed(jobs), FIT_CUSTOMERS, 1, seed).throughput();
                 cpu = cpuByLoad.at(Math.min(1, x * cpu / c)); // the busy fraction of the c cores, as the counters' points are
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
-        return model(cpu, jobs, c, alone, aloneMean, f0, p);
+        return model(cpu, jobs, c, flush, p);
     }
 
-    /**
-     * The model with flushes of mean F0: the requests served alone about their mean, moved to F0
-     * (floored at 0). The cpu is exponential of the counters' mean: its spread cannot be told from
-     * the flush's in a request alone, and a constant cpu would keep closed jobs in lock-step (all
-     * leaving their shared cores at once, all in one flush), which no server does.
-     */
-    static GroupCommitModel model(double cpu, int k, int c, double[] alone, double aloneMean, double f0, double p) {
+    /** Flushes of mean F0: the requests served alone about their mean, moved to F0 (floored at 0). */
+    static Distribution flush(double[] alone, double aloneMean, double f0) {
         double[] flush = new double[alone.length];
         for (int i = 0; i < alone.length; i++) {
             flush[i] = Math.max(0, f0 + alone[i] - aloneMean);
         }
-        return new GroupCommitModel(Distribution.exponential(cpu), k, c, Distribution.empirical(flush), p, 0);
+        return Distribution.empirical(flush);
+    }
+
+    /**
+     * The model with these flushes. The cpu is exponential of the counters' mean: its spread cannot
+     * be told from the flush's in a request alone, and a constant cpu would keep closed jobs in
+     * lock-step (all leaving their shared cores at once, all in one flush), which no server does.
+     */
+    static GroupCommitModel model(double cpu, int k, int c, Distribution flush, double p) {
+        return new GroupCommitModel(Distribution.exponential(cpu), k, c, flush, p, 0);
     }
 
     private static double commitsPerFlush(GroupCommitModel m, double rate, long seed) {
@@ -237,8 +240,8 @@ final class GroupCommitCandidate implements CandidateModel {
             return Double.NaN;
         }
         try {
-            return Simulation.of(m, ArrivalProcess.open(rate)).customers(FIT_CUSTOMERS).replications(1).seed(seed).run().flushSize()
-                    .orElseThrow().value();
+            // the latency outside the server moves no commit from one flush to another
+            return new FittedModel(NAME, m, 0).predict(ArrivalProcess.open(rate), FIT_CUSTOMERS, 1, seed).commitsPerFlush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
