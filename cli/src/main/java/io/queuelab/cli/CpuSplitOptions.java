@@ -120,6 +120,9 @@ public final class CpuSplitOptions {
         before = null;
         List<String> stuck = new ArrayList<>();
         for (HostResourceSampler.SampledProcess server : started) {
+            if (!ProcessHandle.of(server.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+                continue; // a process that ended holds no cpu
+            }
             try {
                 CpuPinning.pin(server.pid(), available);
             } catch (IOException e) {

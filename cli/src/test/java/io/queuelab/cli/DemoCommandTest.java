@@ -22,6 +22,9 @@ class DemoCommandTest {
     @TempDir
     Path dir;
 
+    /** Why the split was not checked; null when it was. */
+    private String splitUnchecked;
+
     @Test
     void demoRunsEndToEndAndTheJdbcBackendAnswersBadInputInOneLine() throws Exception {
         CpuSet before = CpuSet.ofThisThread();
@@ -67,18 +70,31 @@ class DemoCommandTest {
 
         // the relation the demo loaded serves plain runs too
         Path run = dir.resolve("update-run");
+        // --cpu-split none and an explicit SERVER/CLIENT (the reverse of auto's), each applied and recorded (issue 42 item 4)
         CliTestSupport.Result u = CliTestSupport.run("run", "--embedded-dir", DB, "--operation", "update", "--rate", "30",
-                "--duration", "2s", "--report-interval", "0", "--out", run.toString());
+                "--duration", "2s", "--report-interval", "0", "--cpu-split", "none", "--out", run.toString());
         assertEquals(0, u.exitCode(), u.err());
         assertEquals("update", RunSummary.of(RunDirectory.open(run)).byOperation.keySet().iterator().next());
-        assertSplit(RunDirectory.open(run).manifest().placement().orElseThrow(), before, "run");
+        Placement shared = RunDirectory.open(run).manifest().placement().orElseThrow();
+        assertEquals("none", shared.split(), shared.toString());
+        assertEquals(null, shared.note(), shared.toString());
+        assertEquals(before.toString(), shared.server().cpus(), shared.toString());
+        assertEquals(before.toString(), shared.client().cpus(), shared.toString());
         assertEquals(before, CpuSet.ofThisThread(), "run gives its caller's cpus back");
         Path range = dir.resolve("range-run");
+        String reversed = before.size() < 2 ? "none" : before.cpus().get(before.size() - 1) + "/" + before.cpus().get(0);
         CliTestSupport.Result g = CliTestSupport.run("run", "--embedded-dir", DB, "--operation", "range", "--rate", "30",
-                "--duration", "2s", "--report-interval", "0", "--out", range.toString());
+                "--duration", "2s", "--report-interval", "0", "--cpu-split", reversed, "--out", range.toString());
         assertEquals(0, g.exitCode(), g.err());
         RunSummary rangeSummary = RunSummary.of(RunDirectory.open(range));
         assertEquals(rangeSummary.records, rangeSummary.count("ok"), "every range aggregate answered: " + rangeSummary.outcomes);
+        Placement explicit = RunDirectory.open(range).manifest().placement().orElseThrow();
+        assertEquals(reversed, explicit.split(), explicit.toString());
+        if (before.size() >= 2) {
+            assertEquals(null, explicit.note(), explicit.toString());
+            assertEquals(reversed, explicit.server().cpus() + "/" + explicit.client().cpus(), explicit.toString());
+        }
+        assertEquals(before, CpuSet.ofThisThread(), "run gives its caller's cpus back");
 
         Path badWorkload = Files.writeString(dir.resolve("bad.json"), "{ this is not json");
         String[][] cases = {
@@ -101,12 +117,9 @@ class DemoCommandTest {
                 "--duration", "1s", "--out", dir.resolve("x").toString());
         assertTrue(noServer.exitCode() == 2 && noServer.err().contains("share cpu 0"), noServer.err());
         assertFalse(Files.exists(dir.resolve("x")), "refused runs leave no directory");
+        org.junit.jupiter.api.Assumptions.assumeTrue(splitUnchecked == null, splitUnchecked);
     }
 
-    /**
-     * The default split of {@code available}: the server on the first half (rounded up), the
-     * generator on the rest, as the kernel reported them; on one cpu, shared and saying why.
-     */
     /**
      * The UPDATE report's held-out lead on real runs (issue 42 item 3): a model selected, each held-out
      * load predicted, and every closed prediction that is not saturated obeying Little's law,
@@ -134,10 +147,18 @@ class DemoCommandTest {
         assertTrue(out.substring(lead.start()).contains("repeat-1"), "the repeated held-out loads are predicted: " + out);
     }
 
-    static void assertSplit(Placement p, CpuSet available, String run) {
+    /**
+     * The default split of {@code available}: the server on the first half (rounded up), the
+     * generator on the rest, as the kernel reported them (every thread of the server: CpuPinning
+     * records no note unless each one is on its cpus); on one cpu, shared and saying why. There
+     * the split itself goes unchecked, and the test ends in a reported skip after all else is
+     * asserted, never a silent pass.
+     */
+    private void assertSplit(Placement p, CpuSet available, String run) {
         assertEquals("auto", p.split(), run);
         if (available.size() < 2) {
             assertTrue(p.note() != null && p.note().startsWith("not pinned"), run + ": " + p);
+            splitUnchecked = "one cpu (" + available + "): the server and the generator could not be split, so the split was not checked";
             return;
         }
         assertEquals(null, p.note(), run + ": " + p);

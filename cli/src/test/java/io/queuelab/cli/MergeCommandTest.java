@@ -101,6 +101,53 @@ class MergeCommandTest {
         assertFalse(Files.exists(merged));
     }
 
+    /**
+     * {@code merge --missing INDEX@HOST=CAUSE} as the launcher writes it (issue 42 item 4): nodes 0 and 2
+     * of 3 merge into a run that says, in the merge's output, its manifest and summary, which node is
+     * missing, on which host and why; a missing node without its host, or one that is present, or a
+     * spec that is not INDEX[@HOST]=CAUSE, each as the launcher would never write it.
+     */
+    @Test
+    void aNodeDeclaredMissingLeavesAPartialMergeThatNamesItsHostAndCause() throws Exception {
+        for (int i : new int[] {0, 2}) {
+            assertEquals(0, CliTestSupport.run("run", "--backend", "noop", "--rate", "300", "--duration", "300ms",
+                    "--node-index", String.valueOf(i), "--node-count", "3", "--report-interval", "0",
+                    "--out", dir.resolve("node-" + i).toString()).exitCode());
+        }
+        String n0 = dir.resolve("node-0").toString();
+        String n2 = dir.resolve("node-2").toString();
+        Path merged = dir.resolve("partial");
+        CliTestSupport.Result m = CliTestSupport.run("merge", "--missing", "1@client3=killed by signal 9", "--out", merged.toString(), n0, n2);
+        assertEquals(0, m.exitCode(), m.err());
+        assertTrue(m.out().startsWith("merged 2 nodes into " + merged), m.out());
+        assertTrue(m.out().contains("\npartial: node 1 of 3 missing (killed by signal 9, on client3)\n"), m.out());
+        com.fasterxml.jackson.databind.JsonNode missing = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(merged.resolve("manifest.json").toFile()).path("merge").path("missing");
+        assertEquals(1, missing.size(), missing.toString());
+        assertEquals(1, missing.get(0).path("index").asInt(), missing.toString());
+        assertEquals("client3", missing.get(0).path("host").asText(), missing.toString());
+        assertEquals("killed by signal 9", missing.get(0).path("cause").asText(), missing.toString());
+        CliTestSupport.Result summary = CliTestSupport.run("summary", merged.toString());
+        assertTrue(summary.out().contains("partial: node 1 of 3 missing (killed by signal 9, on client3)"), summary.out());
+
+        // without a host, and a cause with '=' in it: the first '=' ends the index
+        Path noHost = dir.resolve("partial-no-host");
+        CliTestSupport.Result h = CliTestSupport.run("merge", "--missing", "1=lost: exit=3", "--out", noHost.toString(), n0, n2);
+        assertEquals(0, h.exitCode(), h.err());
+        assertTrue(h.out().contains("\npartial: node 1 of 3 missing (lost: exit=3)\n"), h.out());
+
+        // a node left undeclared is refused; so is a present node declared missing, and a spec that is not one
+        CliTestSupport.assertEachIsRefused(new String[][] {
+                {"merge", "--out", dir.resolve("x").toString(), n0, n2},
+                {"merge", "--missing", "2@client3=lost", "--missing", "1=lost", "--out", dir.resolve("x").toString(), n0, n2},
+                {"merge", "--missing", "client3=lost", "--out", dir.resolve("x").toString(), n0, n2},
+                {"merge", "--missing", "1@client3", "--out", dir.resolve("x").toString(), n0, n2},
+        });
+        assertEquals("queuelab: --missing 'client3=lost' is not INDEX[@HOST]=CAUSE, e.g. 2@client3=killed by signal 9",
+                CliTestSupport.run("merge", "--missing", "client3=lost", "--out", dir.resolve("x").toString(), n0, n2).err().strip());
+        assertFalse(Files.exists(dir.resolve("x")), "a refused merge writes nothing");
+    }
+
     @Test
     void badInputGivesOneLineAndExitCode2() throws Exception {
         Path node = dir.resolve("node-0");

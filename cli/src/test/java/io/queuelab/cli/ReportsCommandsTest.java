@@ -124,6 +124,25 @@ class ReportsCommandsTest {
         assertEquals(4.33, Double.parseDouble(dp.group(1)), 0.433, o);
         // the fitted model explains the open run it came from: its CDF within simulation noise
         assertTrue(o.contains("  fits (response-time CDF within simulation noise at 1 of 1 runs)"), o);
+
+        // --refine N from the command line (issue 42 item 4): the paper-method fit, then the simulation's refinement of
+        // it within N evaluations, starting at the fit and never ending farther from the open run than it started
+        assertEquals(0, run("fit", "dpb", "--open", open.toString(), "--closed", closed.toString(), "--single",
+                single.toString(), "--refine", "8"), stderr());
+        String refined = stdout();
+        assertTrue(refined.contains(o.substring(o.indexOf("  T_proc"), o.indexOf("from:"))), "the paper-method fit first:\n" + refined);
+        Matcher table = Pattern.compile("Refined by simulation \\(min Wasserstein-1, Nelder-Mead, common random numbers, (\\d+) evaluations\\)\n"
+                + "  E\\[T_proc\\] ([0-9.e-]+) s \\([^)]*\\)\n  DPB_max   (\\d+)\n  T_dp      Exp\\(([0-9.e-]+)\\)\n"
+                + "  W1 ([0-9.e-]+) s -> ([0-9.e-]+) s\n").matcher(refined);
+        assertTrue(table.find(), refined);
+        int evaluations = Integer.parseInt(table.group(1));
+        assertTrue(evaluations >= 4 && evaluations <= 8, "a simplex of 3 parameters needs 4, --refine allows 8: " + refined);
+        assertTrue(Double.parseDouble(table.group(6)) <= Double.parseDouble(table.group(5)), "W1 never grows: " + refined);
+        assertEquals(111, Integer.parseInt(table.group(3)), 22.2, "refined DPB_max near Table 1's: " + refined);
+        assertEquals(0.0269, Double.parseDouble(table.group(2)), 0.0054, "refined E[T_proc] near Table 1's: " + refined);
+        assertEquals(2, run("fit", "dpb", "--open", open.toString(), "--closed", closed.toString(), "--single",
+                single.toString(), "--refine", "1"));
+        assertEquals("queuelab: --refine needs at least 2 evaluations, got 1", stderr().strip());
     }
 
     /** A fitted parameter's value from a fit's table ("  name   value  +- error unit"). */

@@ -117,6 +117,36 @@ class ResourcesCommandTest {
             assertEquals(0, Double.parseDouble(idleRow[2]), 0.5, "a sleeping server uses no CPU:\n" + r.out());
             assertTrue(Double.parseDouble(busyRow[4]) > 0 && Double.parseDouble(idleRow[4]) > 0, "each run's client CPU:\n" + r.out());
             assertTrue(r.out().contains("busy / idle: server CPU "), r.out());
+
+            // --difficulty from the command line (issue 42 item 4): each run's grade in its row, 0.2 x grade added to
+            // its points (the measured columns unchanged), the score on the scale of 9.5 + 0.2 x 5 points
+            CliTestSupport.Result graded = CliTestSupport.run("resources", "--difficulty", "busy=5,idle=1",
+                    busyRun.toString(), idleRun.toString());
+            assertEquals(0, graded.exitCode(), graded.err());
+            List<String> gradedLines = graded.out().lines().toList();
+            String[] busyGraded = gradedLines.stream().filter(l -> l.startsWith("busy ")).findFirst().orElseThrow().trim().split("\\s+");
+            String[] idleGraded = gradedLines.stream().filter(l -> l.startsWith("idle ")).findFirst().orElseThrow().trim().split("\\s+");
+            assertEquals("5", busyGraded[10], graded.out());
+            assertEquals("1", idleGraded[10], graded.out());
+            assertEquals("-", busyRow[10], "ungraded: " + r.out());
+            for (String[][] rows : new String[][][] {{busyRow, busyGraded, {"5"}}, {idleRow, idleGraded, {"1"}}}) {
+                double ungradedPoints = Double.parseDouble(rows[0][11]);
+                double gradedPoints = Double.parseDouble(rows[1][11]);
+                assertEquals(ungradedPoints + 0.2 * Integer.parseInt(rows[2][0]), gradedPoints, 0.011, graded.out());
+                // the printed score is 100 x (possible - points) / possible, possible 9.5 ungraded and 10.5 graded
+                assertEquals(100 * (10.5 - gradedPoints) / 10.5, Double.parseDouble(rows[1][12]), 0.6, graded.out());
+                assertEquals(100 * (9.5 - ungradedPoints) / 9.5, Double.parseDouble(rows[0][12]), 0.6, r.out());
+            }
+            assertTrue(graded.out().contains("weights 2, 0.25, 2.5, 0.25, 2.5, 0.5, 1.5, difficulty 0.2 x grade (seed 002)"),
+                    graded.out());
+            CliTestSupport.assertEachIsRefused(new String[][] {
+                    {"resources", "--difficulty", "busy=6,idle=1", busyRun.toString(), idleRun.toString()},
+                    {"resources", "--difficulty", "busy=5,nosuch=1", busyRun.toString(), idleRun.toString()},
+                    {"resources", "--difficulty", "busy", busyRun.toString(), idleRun.toString()},
+            });
+            assertEquals("queuelab: --difficulty names nosuch, which is none of the runs",
+                    CliTestSupport.run("resources", "--difficulty", "busy=5,nosuch=1", busyRun.toString(), idleRun.toString())
+                            .err().strip());
         } finally {
             busy.destroy();
             idle.destroy();

@@ -36,6 +36,7 @@ public final class SimulationRefinement {
      * @param parameters the refined parameters, in the order of the start vector
      * @param startDistance W1 (s) at the start vector
      * @param distance      W1 (s) at the refined parameters
+     * @param evaluations   the simulations run, the start's included: at most the {@code maxEvaluations} asked for
      */
     public record Result(double[] parameters, double startDistance, double distance, int evaluations) {
     }
@@ -64,6 +65,9 @@ public final class SimulationRefinement {
         PointValuePair[] best = {new PointValuePair(logStart, startDistance)};
         int[] evaluations = {1};
         ObjectiveFunction objective = new ObjectiveFunction(p -> {
+            if (Arrays.equals(p, logStart)) {
+                return startDistance; // the simplex's first vertex, simulated above: the same seed gives the same value
+            }
             double value = w1.apply(p);
             evaluations[0]++;
             if (value < best[0].getValue()) {

@@ -10,8 +10,8 @@ import java.util.List;
  * (sched_setaffinity on each thread; Java has no call of its own). Threads the process starts
  * later inherit the mask of the thread that starts them, so a process pinned once stays pinned.
  *
- * <p>Guarantee: {@link #pin} returns normally only when the kernel's own view of the process
- * afterwards ({@link CpuSet#of(long)}) is the set asked for; any other outcome (no taskset, a
+ * <p>Guarantee: {@link #pin} returns normally only when the kernel's own view of every thread of
+ * the process afterwards ({@link CpuSet#ofEachThread(long)}) is the set asked for; any other outcome (no taskset, a
  * container that forbids the call, a process that ended) is an {@link IOException} whose message
  * says why in one line, so the caller can record "not pinned" with the reason.
  */
@@ -23,22 +23,30 @@ public final class CpuPinning {
     private CpuPinning() {
     }
 
-    /** Pins every thread of {@code pid} to {@code cpus}. */
+    /** Pins every thread of {@code pid} to {@code cpus}; returns once the kernel reports each of them on {@code cpus}. */
     public static void pin(long pid, CpuSet cpus) throws IOException {
-        // taskset -a lists the threads, then sets each: one that ends in between fails the whole call (ESRCH), so try again
+        // taskset -a lists the threads, then sets each: one that ends in between fails the whole call (ESRCH), and one
+        // that a not-yet-pinned thread starts in between inherits the old set; either way, try again
         for (int attempt = 1; ; attempt++) {
             try {
                 taskset(List.of("-a", "-p", "-c", cpus.toString(), Long.toString(pid)), "pid " + pid, cpus);
-                break;
+                requireEachThreadOn(pid, cpus);
+                return;
             } catch (IOException e) {
                 if (attempt == ATTEMPTS || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                     throw e;
                 }
             }
         }
-        CpuSet now = CpuSet.of(pid);
-        if (!now.equals(cpus)) {
-            throw new IOException("pid " + pid + " runs on cpus " + now + " after taskset asked for " + cpus);
+    }
+
+    /** The kernel's view of every thread of {@code pid}, not only its main thread's (/proc/PID/status). */
+    private static void requireEachThreadOn(long pid, CpuSet cpus) throws IOException {
+        for (java.util.Map.Entry<Long, CpuSet> thread : CpuSet.ofEachThread(pid).entrySet()) {
+            if (!thread.getValue().equals(cpus)) {
+                throw new IOException("thread " + thread.getKey() + " of pid " + pid + " runs on cpus " + thread.getValue()
+                        + " after taskset asked for " + cpus);
+            }
         }
     }
 

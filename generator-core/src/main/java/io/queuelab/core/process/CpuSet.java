@@ -54,6 +54,32 @@ public record CpuSet(List<Integer> cpus) {
         return fromStatus(Path.of("/proc", Long.toString(pid), "status"));
     }
 
+    /**
+     * The CPUs each thread of process {@code pid} may run on now, by thread id, read from every
+     * {@code /proc/PID/task/TID/status}: a process's own status is its main thread's alone, and a
+     * pin that missed a thread shows only here. A thread that ends while the list is read is left out.
+     *
+     * @throws IOException when the process is gone or its threads cannot be listed
+     */
+    public static java.util.SortedMap<Long, CpuSet> ofEachThread(long pid) throws IOException {
+        java.util.SortedMap<Long, CpuSet> threads = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    threads.put(Long.parseLong(task.getFileName().toString()), fromStatus(task.resolve("status")));
+                } catch (java.nio.file.NoSuchFileException ended) {
+                    // the thread ended after the listing: it runs nowhere now
+                }
+            }
+        } catch (java.nio.file.NoSuchFileException gone) {
+            throw new IOException("process " + pid + " is not running");
+        }
+        if (threads.isEmpty()) {
+            throw new IOException("process " + pid + " has no thread left");
+        }
+        return threads;
+    }
+
     /** The CPUs this JVM's calling thread may run on now. */
     public static CpuSet ofThisThread() throws IOException {
         return fromStatus(Path.of("/proc/thread-self/status"));

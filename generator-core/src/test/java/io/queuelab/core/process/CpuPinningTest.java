@@ -96,6 +96,43 @@ class CpuPinningTest {
         }
     }
 
+    /**
+     * A JVM (20-odd threads before the pin: GC, compilers, signal dispatcher) pinned once: every one of
+     * its threads, read by this test from /proc/PID/task/TID/status, runs on the pinned cpu, not only
+     * the main thread that /proc/PID/status shows (issue 42 item 4).
+     */
+    @Test
+    void everyThreadOfAPinnedProcessIsOnItsCpus() throws Exception {
+        CpuSet mine = CpuSet.ofThisThread();
+        assumeTrue(mine.size() >= 2, "needs 2 cpus to tell a pinned set from the whole");
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        Process jvm = new ProcessBuilder(javaCommand, "-cp", System.getProperty("java.class.path"), Probe.class.getName())
+                .redirectErrorStream(true).start();
+        try {
+            assertEquals("ready", readLine(jvm));
+            CpuSet last = new CpuSet(List.of(mine.cpus().get(mine.size() - 1)));
+            CpuPinning.pin(jvm.pid(), last);
+            java.util.Map<String, String> byThread = new java.util.TreeMap<>();
+            try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc", Long.toString(jvm.pid()), "task"))) {
+                for (java.nio.file.Path task : tasks.toList()) {
+                    String status = java.nio.file.Files.readString(task.resolve("status"));
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^Cpus_allowed_list:\\s*(\\S+)$").matcher(status);
+                    assertTrue(m.find(), status);
+                    byThread.put(task.getFileName().toString(), m.group(1));
+                }
+            }
+            assertTrue(byThread.size() >= 5, "a JVM runs several threads: " + byThread);
+            for (java.util.Map.Entry<String, String> thread : byThread.entrySet()) {
+                assertEquals(last.toString(), thread.getValue(), "thread " + thread.getKey() + " of " + byThread.size() + ": " + byThread);
+            }
+            // the JVM's compiler threads come and go, so the two listings need not hold the same threads
+            java.util.SortedMap<Long, CpuSet> each = CpuSet.ofEachThread(jvm.pid());
+            assertTrue(each.size() >= 5 && each.values().stream().allMatch(last::equals), each::toString);
+        } finally {
+            jvm.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     private static String readLine(Process p) throws IOException {
         StringBuilder b = new StringBuilder();
         for (int c; (c = p.getInputStream().read()) >= 0 && c != '\n'; ) {
