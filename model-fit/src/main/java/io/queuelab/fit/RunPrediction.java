@@ -243,6 +243,16 @@ public record RunPrediction(String run, String name, double level, boolean close
                 seed + 1), null);
     }
 
+    /**
+     * {@code model}'s prediction of an open load of {@code arrivalRate} a second over {@code customers}
+     * answered requests, simulated as every held-out run is; empty where the model cannot carry the
+     * load (the same judgement of saturation as a held-out run's).
+     */
+    public static java.util.Optional<FittedModel.Prediction> atRate(FittedModel model, double arrivalRate, long customers, long seed)
+            throws IOException {
+        return java.util.Optional.ofNullable(carried(model, false, arrivalRate, customers, seed).prediction());
+    }
+
     /** A model's prediction at a load, or why it cannot carry the load (then no prediction). */
     private record Carried(FittedModel.Prediction prediction, String saturation) {
     }

@@ -228,6 +228,43 @@ final class Charts {
         return java.util.Arrays.stream(grid).map(t -> cdfAt(h, (long) t)).toArray();
     }
 
+    /**
+     * The lead's second picture: measured mean and p99 of every open run against its arrival rate, the
+     * runs the model was fitted to apart from those it predicted, with the model's mean and p99
+     * curves from the rate alone ({@link OpenModelCurves}), on a log time axis (mean and p99 are
+     * often a decade apart).
+     */
+    static XYChart responseVsRate(OpenModelCurves model, List<io.queuelab.fit.RunPrediction> fitRuns,
+                                  List<io.queuelab.fit.RunPrediction> heldOut) {
+        XYChart chart = chart("Mean and p99 response time vs arrival rate: measured and " + model.name(), "arrival rate (1/s)",
+                "response time (ms, log scale)");
+        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setYAxisDecimalPattern("#,##0.###");
+        Color meanColor = new Color(31, 119, 180);
+        Color p99Color = new Color(214, 39, 40);
+        for (var curve : List.of(Map.entry(model.name() + ": mean", model.meanSeconds()), Map.entry(model.name() + ": p99", model.p99Seconds()))) {
+            XYSeries line = chart.addSeries(curve.getKey(), model.rates(), java.util.Arrays.stream(curve.getValue()).map(v -> 1e3 * v).toArray());
+            line.setMarker(SeriesMarkers.NONE);
+            line.setLineColor(curve.getKey().endsWith("mean") ? meanColor : p99Color);
+        }
+        for (var runs : List.of(Map.entry("fitted to", fitRuns), Map.entry("held out", heldOut))) {
+            List<io.queuelab.fit.RunPrediction> open = runs.getValue().stream().filter(p -> !p.closed()).toList();
+            if (open.isEmpty()) {
+                continue;
+            }
+            double[] x = open.stream().mapToDouble(io.queuelab.fit.RunPrediction::level).toArray();
+            boolean fitted = runs.getKey().equals("fitted to");
+            for (var statistic : List.of(Map.entry("mean", open.stream().mapToDouble(p -> 1e3 * p.measuredMean()).toArray()),
+                    Map.entry("p99", open.stream().mapToDouble(p -> 1e3 * p.measuredP99()).toArray()))) {
+                XYSeries points = chart.addSeries("measured, " + runs.getKey() + ": " + statistic.getKey(), x, statistic.getValue());
+                points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                points.setMarker(fitted ? SeriesMarkers.CIRCLE : SeriesMarkers.DIAMOND);
+                points.setMarkerColor(statistic.getKey().equals("mean") ? meanColor : p99Color);
+            }
+        }
+        return chart;
+    }
+
     /** Measured mean response vs arrival rate (points in seconds) with the identified fits' curves. */
     static XYChart meanResponseVsRate(List<double[]> points, List<ModelFit> fits) {
         XYChart chart = chart("Mean response time vs arrival rate", "arrival rate (1/s)", "mean response time (ms)");

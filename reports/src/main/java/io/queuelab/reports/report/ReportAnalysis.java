@@ -216,6 +216,8 @@ final class ReportAnalysis {
     final Map<RunData, ResourceUse> resources = new LinkedHashMap<>();
     final List<Matched> matched = new ArrayList<>();
     final ClosedCurves closed;
+    /** The selected model's mean and p99 against the open arrival rate; empty when no model was selected. */
+    final Optional<OpenModelCurves> openCurves;
     /** The instants each run's client stopped with a request due and a connection free (none for a simulated run). */
     final Map<RunData, MachineStalls> stalls = new LinkedHashMap<>();
 
@@ -271,6 +273,8 @@ final class ReportAnalysis {
             timeLines.add(timeLine(r));
         }
         closed = closed();
+        openCurves = heldOut.selected().isPresent() ? OpenModelCurves.predicted(heldOut.selected().get(), YARDSTICK_SEED - 3)
+                : Optional.empty();
     }
 
     /** Computes every figure of the report of these runs. */

@@ -100,6 +100,14 @@ final class ReportPage {
             return;
         }
         heldOutPictures(result);
+        if (analysis.openCurves.isPresent()) {
+            HeldOutValidation.ModelOutcome selected = result.model(result.selected());
+            chart("held-out-vs-rate", Charts.responseVsRate(analysis.openCurves.get(), selected.fitRuns(), selected.predictions()),
+                    "Mean (blue) and p99 (red) response time against the arrival rate: the open runs " + result.selected() + " was"
+                            + " fitted to (circles) and those it predicted from the rate alone (diamonds), with its own curves, each point"
+                            + " of them simulated from the rate alone as a held-out run is (" + OpenModelCurves.CUSTOMERS
+                            + " requests each; the curves end where the model can no longer carry the load).");
+        }
         List<List<String>> rows = new ArrayList<>();
         boolean server = result.fitServer().known();
         for (RunPrediction p : result.model(result.selected()).predictions()) {
