@@ -50,9 +50,9 @@ class MM1PipelineTest {
     void openLoopResponseTimesAreThoseOfMM1() throws Exception {
         List<String> attempts = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
-            HostSteal steal = HostSteal.start();
+            MachineShare machine = MachineShare.start();
             RunResult[] results = runPair(dir.resolve("attempt-" + attempt));
-            double stolen = steal.share();
+            double stolen = machine.steal();
             checkStructure(results);
             List<String> misses = accuracyMisses(results);
             attempts.add(String.format(java.util.Locale.ROOT, "attempt %d, steal %.1f %%: %s", attempt, 100 * stolen,

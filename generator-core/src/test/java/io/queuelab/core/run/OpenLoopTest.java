@@ -24,29 +24,42 @@ class OpenLoopTest {
     Path dir;
 
     /**
-     * With idle workers, a request is sent by a worker that was waiting for its instant: the
-     * client's delay is one timed wake-up, not a queue. The bound is the design's: the median
-     * request waits at most one timed wake-up's median lateness ({@link #MEDIAN_WAKE_UP_NANOS}); a
-     * median beyond it means the requests waited for something else (a queue, a hand-off to another
-     * thread). The speed itself is measured by scripts/bench-vs-sysbench.
-     */
-    /**
      * A timed wake-up's median lateness on the 2-core VMs this was built on (13-90 us with 50 us or
      * 1 ns timer slack, docs/benchmarks.md, "the wake-up floor"); the workers park early by their own
      * median and spin the rest, which puts their median hand-off at a few microseconds.
      */
     static final long MEDIAN_WAKE_UP_NANOS = 50_000;
 
+    /**
+     * With idle workers, a request is sent by a worker that was waiting for its instant: the
+     * client's delay is one timed wake-up, not a queue. The bound is the design's: the median
+     * request waits at most one timed wake-up's median lateness ({@link #MEDIAN_WAKE_UP_NANOS}); a
+     * median beyond it means the requests waited for something else (a queue, a hand-off to another
+     * thread). A machine that is late to wake threads is no excuse: the workers park early by their
+     * own measured lateness and spin the rest, so the bound holds there too. Other work that takes
+     * the cores is: the timing is judged by {@link QuietMachine}'s rule (a miss on a quiet machine
+     * fails at once; one while others took more than 2 % of the cpu time is run again, twice at
+     * most, then a skip that says so). The structure (idle workers, nothing dropped, nothing sent
+     * early) is asserted in every attempt. The speed itself is measured by scripts/bench-vs-sysbench.
+     */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anIdleWorkerSendsAtTheInstantItself() throws Exception {
-        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(500, Duration.ofSeconds(3)), 4, 1000, dir.resolve("run")),
+        QuietMachine.check("an idle worker sends at the instant itself", 2, attempt -> {
+            RunResult result = idleWorkerRun(dir.resolve("run-" + attempt));
+            long p50 = result.selfCheck().phases().get(0).clientDelayP50Nanos();
+            return p50 <= MEDIAN_WAKE_UP_NANOS ? java.util.List.of()
+                    : java.util.List.of("client delay p50 " + p50 / 1000 + " us, above the bound of " + MEDIAN_WAKE_UP_NANOS / 1000 + " us");
+        });
+    }
+
+    /** A run at 500/s with 4 workers, its structure asserted: every request found an idle worker and none was sent early. */
+    private static RunResult idleWorkerRun(Path dir) throws Exception {
+        RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(500, Duration.ofSeconds(3)), 4, 1000, dir),
                 NoopBackend.sync());
         SelfCheck.PhaseCheck main = result.selfCheck().phases().get(0);
         assertTrue(main.idleWorkerRequests() >= 0.95 * main.scheduled(),
                 () -> main.idleWorkerRequests() + " of " + main.scheduled() + " found an idle worker");
-        assertTrue(main.clientDelayP50Nanos() <= MEDIAN_WAKE_UP_NANOS,
-                () -> "client delay p50 " + main.clientDelayP50Nanos() + " ns");
         assertEquals(0, result.totals().dropped());
         assertTrue(result.totals().balanced());
         try (RequestLogReader log = result.directory().openLog()) {
@@ -58,6 +71,7 @@ class OpenLoopTest {
             }
             assertEquals(0, early, "no request is sent before its intended instant");
         }
+        return result;
     }
 
     /**
