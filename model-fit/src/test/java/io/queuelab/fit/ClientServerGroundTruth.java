@@ -1,21 +1,10 @@
 package io.queuelab.fit;
 
-import io.queuelab.core.log.LogFormat;
-import io.queuelab.core.log.RequestLogWriter;
-import io.queuelab.core.log.RunDirectory;
-import io.queuelab.core.manifest.BackendInfo;
-import io.queuelab.core.manifest.HostInfo;
-import io.queuelab.core.manifest.LoadConfig;
-import io.queuelab.core.manifest.Manifest;
-import io.queuelab.core.manifest.RunNode;
-import io.queuelab.core.manifest.ScheduleStart;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.List;
 import java.util.Random;
 
 /**
@@ -31,10 +20,6 @@ import java.util.Random;
 public final class ClientServerGroundTruth {
     public static final double MEAN_DEMAND = 0.002;
 
-    /** Every request's instants, seconds. */
-    record Requests(double[] intended, double[] sent, double[] completed) {
-    }
-
     private ClientServerGroundTruth() {
     }
 
@@ -43,7 +28,7 @@ public final class ClientServerGroundTruth {
     }
 
     /** {@code requests} Poisson arrivals at {@code lambda}/s ({@code jobs} = 0), or {@code jobs} jobs each reissuing at once. */
-    static Requests simulate(double lambda, int jobs, int connections, int cores, int requests, long seed) {
+    static EmulatedRun simulate(double lambda, int jobs, int connections, int cores, int requests, long seed) {
         Random random = new Random(seed);
         double[] arrival = new double[requests];
         double[] sent = new double[requests];
@@ -110,16 +95,16 @@ public final class ClientServerGroundTruth {
                 }
             }
         }
-        return new Requests(arrival, sent, completed);
+        return new EmulatedRun(arrival, sent, completed);
     }
 
     /** An open run as a CSV request log, the first {@code warmup} requests flagged as warm-up. */
     static Path writeCsv(Path file, double lambda, int connections, int cores, int requests, int warmup, long seed) throws IOException {
-        Requests r = simulate(lambda, 0, connections, cores, requests, seed);
+        EmulatedRun r = simulate(lambda, 0, connections, cores, requests, seed);
         try (BufferedWriter out = Files.newBufferedWriter(file)) {
             out.write("scheduled_ns,sent_ns,completed_ns,warmup\n");
             for (int i = 0; i < requests; i++) {
-                out.write(Math.round(r.intended[i] * 1e9) + "," + Math.round(r.sent[i] * 1e9) + "," + Math.round(r.completed[i] * 1e9)
+                out.write(Math.round(r.intended()[i] * 1e9) + "," + Math.round(r.sent()[i] * 1e9) + "," + Math.round(r.completed()[i] * 1e9)
                         + "," + (i < warmup ? 1 : 0) + "\n");
             }
         }
@@ -134,28 +119,6 @@ public final class ClientServerGroundTruth {
     public static Path writeRun(Path dir, double lambda, int jobs, int connections, int cores, int requests, int warmup, long seed)
             throws IOException {
         int k = jobs > 0 ? jobs : connections;
-        Requests r = simulate(lambda, jobs, k, cores, requests, seed);
-        RunDirectory run = RunDirectory.create(dir);
-        long offset = 1_000_000_000L; // the schedule starts 1 s after the anchor
-        try (RequestLogWriter log = RequestLogWriter.create(run.log(), 1_800_000_000_000_000_000L)) {
-            log.defineOperation(0, "select");
-            for (int i = 0; i < requests; i++) {
-                long sent = offset + Math.round(r.sent[i] * 1e9);
-                log.append(offset + Math.round(r.intended[i] * 1e9), sent, sent, offset + Math.round(r.completed[i] * 1e9), 0, 0, 0,
-                        LogFormat.OK, 0, i < warmup ? LogFormat.FLAG_WARMUP : 0);
-            }
-        }
-        double seconds = r.completed[requests - 1];
-        LoadConfig.PhaseConfig phase = jobs > 0 ? new LoadConfig.PhaseConfig("main", seconds, jobs, null, false)
-                : new LoadConfig.PhaseConfig("main", seconds, null, lambda, false);
-        Manifest.create(Manifest.MEASURED)
-                .config(new LoadConfig(jobs > 0 ? "closed" : "open", "poisson", 0, null, List.of(phase), connections, 100_000, 128,
-                        seed, 0, 0, null))
-                .node(RunNode.single(0, 1))
-                .host(new HostInfo("ground-truth", null, cores))
-                .start(new ScheduleStart(1_800_000_000_000_000_000L, offset, null))
-                .backend(new BackendInfo("sync", List.of(new BackendInfo.Operation("select", 1.0)), null))
-                .write(run.path());
-        return dir;
+        return simulate(lambda, jobs, k, cores, requests, seed).write(dir, lambda, jobs, connections, cores, warmup, seed);
     }
 }

@@ -1,6 +1,5 @@
 package io.queuelab.fit;
 
-import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.fit.runs.LogCounters;
 import io.queuelab.fit.runs.RunData;
 import io.queuelab.sim.ArrivalProcess;
@@ -11,7 +10,6 @@ import io.queuelab.sim.SimulationResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,14 +84,8 @@ class GroupCommitFitTest {
     private static Path run(Path dir, ArrivalProcess workload, long seed, boolean commits) throws Exception {
         SimulationResult r = SimRuns.write(dir, new FittedModel("group-commit", TRUTH, LATENCY), workload, 40_000, seed);
         long records = RunData.read(dir).records();
-        long cpu = Math.round(TRUTH.cpu().mean() * 1e9 * records);
-        Files.writeString(dir.resolve(HostResourceSampler.FILE_NAME), HostResourceSampler.HEADER + "\n"
-                + "1000,server,9,0,,,,,,,1\n2000,server,9," + cpu + ",,,,,,,1\n");
-        long updates = commits ? records : 0;
         long fsyncs = Math.round(records / r.flushSize().orElseThrow().value());
-        Files.writeString(dir.resolve("server-status.csv"), "epoch_ns,Com_update,Innodb_data_fsyncs\n"
-                + "1000000000,5,7\n" + (1_000_000_000L + Math.round(r.responseTimes().getTotalCount() / 1e4 * 1e9)) + ","
-                + (5 + updates) + "," + (7 + fsyncs) + "\n");
+        ServerCounters.write(dir, TRUTH.cpu().mean() * records, commits ? records : 0, fsyncs, r.responseTimes().getTotalCount() / 1e4);
         assertEquals(commits, LogCounters.of(RunData.read(dir)).isPresent());
         return dir;
     }
