@@ -327,7 +327,8 @@ class K8sSubmitTest {
         assertEquals(job.getSpec().getTemplate().getSpec().getContainers().get(0).getImage(), fetch.getSpec().getContainers().get(0).getImage());
         assertEquals(job.getSpec().getTemplate().getSpec().getVolumes().get(0), fetch.getSpec().getVolumes().get(0),
                 "the fetch pod mounts the Job's results volume");
-        assertEquals(null, admin.pods().inNamespace(NS).withName("queuelab-fe2-fetch").get(), "the fetch pod is deleted");
+        assertEquals(List.of(), admin.pods().inNamespace(NS).withLabel("app.kubernetes.io/component", "fetch").list().getItems()
+                .stream().map(p -> p.getMetadata().getName()).toList(), "the fetch pod is deleted");
     }
 
     /** The kubelet of the fetch pod: once submit has created it, it runs and is ready. */
