@@ -50,7 +50,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code queuelab k8s submit} against fabric8's Kubernetes mock server in CRUD mode. The mock keeps
  * the objects but runs nothing: a stand-in for the Job controller and the kubelets here marks the
  * clock ready and, once the Job is there, makes its pods with the statuses a scenario gives, having
- * written the run directories of the pods that succeed where the shared volume is "mounted" (--from).
+ * written the run directories of the pods that succeed where the shared volume is "mounted" (--from),
+ * or, without --from, runs the fetch pod and answers its exec with the archive of each.
  */
 class K8sSubmitTest {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
