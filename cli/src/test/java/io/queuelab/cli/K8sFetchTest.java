@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * How {@code k8s submit|collect} fetch a node's run directory without --from: 'tar' in the fetch pod
  * through exec, its bytes on the exec's standard output channel, 'tar' here. Against fabric8's mock
- * server in expectation mode: its CRUD mode (fabric8 7.5.2's mixed dispatcher) answers an exec's
- * WebSocket upgrade from the JDK's HTTP client with a plain 200, so the exec is tested here alone.
+ * server in expectation mode (K8sSubmitTest runs the same exec within a whole submit, the CRUD mock's
+ * mixed dispatcher answering it from an expectation).
  */
 class K8sFetchTest {
     private static final String EXEC = "/api/v1/namespaces/load/pods/queuelab-f-fetch/exec?command=tar&command=-C"
@@ -57,7 +57,7 @@ class K8sFetchTest {
     }
 
     /** The standard output of an exec: channel 1, then the bytes. */
-    private static WebSocketMessage stdout(byte[] bytes) {
+    static WebSocketMessage stdout(byte[] bytes) {
         byte[] message = new byte[bytes.length + 1];
         message[0] = 1;
         System.arraycopy(bytes, 0, message, 1, bytes.length);
@@ -75,7 +75,12 @@ class K8sFetchTest {
         Path node = Files.createDirectories(dir.resolve("volume/f.nodes/node-1"));
         Files.write(node.resolve("requests.qlog"), log);
         Files.writeString(node.resolve("manifest.json"), "{\"complete\": true}\n");
-        Process tar = new ProcessBuilder("tar", "-C", node.getParent().toString(), "-cf", "-", "node-1").start();
+        return tar(node.getParent(), "node-1");
+    }
+
+    /** What 'tar -C PARENT -cf - ENTRY' writes, the archive a fetch pod's tar sends. */
+    static byte[] tar(Path parent, String entry) throws Exception {
+        Process tar = new ProcessBuilder("tar", "-C", parent.toString(), "-cf", "-", entry).start();
         byte[] bytes = tar.getInputStream().readAllBytes();
         assertEquals(0, tar.waitFor());
         return bytes;

@@ -4,12 +4,14 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.server.mock.StatusStreamMessage;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
@@ -34,8 +36,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -46,7 +50,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code queuelab k8s submit} against fabric8's Kubernetes mock server in CRUD mode. The mock keeps
  * the objects but runs nothing: a stand-in for the Job controller and the kubelets here marks the
  * clock ready and, once the Job is there, makes its pods with the statuses a scenario gives, having
- * written the run directories of the pods that succeed where the shared volume is "mounted" (--from).
+ * written the run directories of the pods that succeed where the shared volume is "mounted" (--from),
+ * or, without --from, runs the fetch pod and answers its exec with the archive of each.
  */
 class K8sSubmitTest {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
@@ -61,6 +66,9 @@ class K8sSubmitTest {
     private KubernetesClient admin;
     private Path kubeconfig;
     private Thread cluster;
+    private Thread fetchPodKubelet;
+    /** The fetch pod as submit created it, once the stand-in kubelet has seen it. */
+    private final AtomicReference<Pod> fetchPodMade = new AtomicReference<>();
 
     @BeforeEach
     void startTheMockCluster() throws Exception {
@@ -77,9 +85,11 @@ class K8sSubmitTest {
 
     @AfterEach
     void stop() throws Exception {
-        if (cluster != null) {
-            cluster.interrupt();
-            cluster.join(5000);
+        for (Thread t : new Thread[] {cluster, fetchPodKubelet}) {
+            if (t != null) {
+                t.interrupt();
+                t.join(5000);
+            }
         }
         admin.close();
         server.destroy();
@@ -279,6 +289,70 @@ class K8sSubmitTest {
                 + "not ready within 1 s (kubectl -n load describe pod queuelab-nf2-fetch) (kubectl -n load describe job "
                 + "queuelab-nf2)", r.err().strip());
         assertEquals(null, admin.pods().inNamespace(NS).withName("queuelab-nf2-fetch").get(), "the fetch pod is deleted");
+    }
+
+    /**
+     * Without --from, end to end: the pods succeed, the fetch pod is created from the Job's template and
+     * runs (the stand-in kubelet makes it ready), each node's run directory comes through exec as the
+     * archive its 'tar' in the pod writes (the mixed dispatcher answers the exec from an expectation: its
+     * CRUD part alone would answer the WebSocket upgrade with a plain 200), both are merged, exit 0,
+     * and the fetch pod is deleted.
+     */
+    @Test
+    void withoutFromTheNodesComeThroughTheFetchPodAndAreMergedWithExitZero() throws Exception {
+        Path volume = Files.createDirectories(dir.resolve("volume"));
+        for (int i = 0; i < 2; i++) {
+            nodeRun(volume, "fe2", i, 2);
+            byte[] tar = K8sFetchTest.tar(volume.resolve("fe2.nodes"), "node-" + i);
+            server.expect().get().withPath("/api/v1/namespaces/" + NS + "/pods/queuelab-fe2-fetch/exec?command=tar&command=-C"
+                            + "&command=%2Fresults%2Ffe2.nodes&command=-cf&command=-&command=node-" + i + "&container=fetch&stdout=true")
+                    .andUpgradeToWebSocket().open(K8sFetchTest.stdout(tar), new StatusStreamMessage(0)).done().once();
+        }
+        simulateCluster("fe2", 2, i -> succeeded());
+        runFetchPod("fe2");
+        Path out = dir.resolve("merged");
+        CliTestSupport.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> submit("fe2", 2, out, null));
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        assertTrue(r.out().contains("merged 2 nodes into " + out), r.out());
+        assertFalse(Manifest.read(out).merge().orElseThrow().partial());
+        for (int i = 0; i < 2; i++) {
+            Path fetched = dir.resolve("merged.nodes/node-" + i);
+            Path written = volume.resolve("fe2.nodes/node-" + i);
+            assertArrayEquals(Files.readAllBytes(written.resolve("requests.qlog")), Files.readAllBytes(fetched.resolve("requests.qlog")),
+                    "node " + i + "'s log as its pod wrote it");
+            assertEquals(Files.readString(written.resolve("manifest.json")), Files.readString(fetched.resolve("manifest.json")));
+        }
+        Pod fetch = fetchPodMade.get();
+        assertNotNull(fetch, "the fetch pod was created");
+        Job job = admin.batch().v1().jobs().inNamespace(NS).withName("queuelab-fe2").get();
+        assertEquals(job.getSpec().getTemplate().getSpec().getContainers().get(0).getImage(), fetch.getSpec().getContainers().get(0).getImage());
+        assertEquals(job.getSpec().getTemplate().getSpec().getVolumes().get(0), fetch.getSpec().getVolumes().get(0),
+                "the fetch pod mounts the Job's results volume");
+        assertEquals(List.of(), admin.pods().inNamespace(NS).withLabel("app.kubernetes.io/component", "fetch").list().getItems()
+                .stream().map(p -> p.getMetadata().getName()).toList(), "the fetch pod is deleted");
+    }
+
+    /** The kubelet of the fetch pod: once submit has created it, it runs and is ready. */
+    private void runFetchPod(String name) {
+        fetchPodKubelet = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Pod fetch = admin.pods().inNamespace(NS).withName("queuelab-" + name + "-fetch").get();
+                    if (fetch != null) {
+                        fetchPodMade.set(fetch);
+                        fetch.setStatus(new PodStatusBuilder().withPhase("Running")
+                                .addNewCondition().withType("Ready").withStatus("True").endCondition().build());
+                        admin.resource(fetch).updateStatus();
+                        return;
+                    }
+                    Thread.sleep(50);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "fetch-pod-kubelet");
+        fetchPodKubelet.setDaemon(true);
+        fetchPodKubelet.start();
     }
 
     /** Submits run {@code name} with a 1 s margin: exit 1 at its deadline, 4 s after the start; the one line it says. */

@@ -1,30 +1,21 @@
 package io.queuelab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.queuelab.cli.RenderedManifests.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import io.queuelab.core.clock.ClockReferenceServer;
-import io.queuelab.core.log.RunDirectory;
-import io.queuelab.core.manifest.Manifest;
-
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.InetSocketAddress;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
+import static io.queuelab.cli.RenderedManifests.read;
+import static io.queuelab.cli.RenderedManifests.render;
+import static io.queuelab.cli.RenderedManifests.single;
+import static io.queuelab.cli.RenderedManifests.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,12 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * run options, clock reference and start instant, a clock Service that selects the clock pod, one
  * results volume for the generators and the merge, pods that are not root and whose memory request is
  * their limit. No cluster runs here (kubectl's client-side dry run needs an API server's discovery):
- * the test checks what the manifests say, that the generator's arguments are a command line
- * 'queuelab run' accepts, and runs that command line in-process as a pod would.
+ * the test checks what the manifests say and that the generator's arguments are a command line
+ * 'queuelab run' accepts; KubernetesPodsIT runs the pods' containers as processes.
  */
 class KubernetesManifestsTest {
-    private static final Path REPO = Path.of("").toAbsolutePath().getParent();
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     @TempDir
     Path dir;
@@ -52,9 +41,9 @@ class KubernetesManifestsTest {
                 "--phases", "4000@20s,8000@40s", "--operation", "select", "--table", "cost$(HOME)$5");
         Result r = render(out, List.of("--name", "cl8000", "--nodes", "5", "--image", "registry.example/queuelab:0.1",
                 "--start-at", "2030-01-02T03:04:05Z", "--namespace", "load", "--password-secret", "db-password"), options);
-        assertEquals(0, r.code, r.output);
+        assertEquals(0, r.code(), r.output());
         assertEquals("render: 5 generators starting at 2030-01-02T03:04:05Z (reference clock), manifests in " + out,
-                r.output.trim());
+                r.output().trim());
         String apply = Files.readString(out.resolve("apply"));
         assertTrue(apply.contains("start_at=2030-01-02T03:04:05Z\nkubectl --namespace load create configmap queuelab-cl8000-start "
                 + "--from-literal=start-at=\"$start_at\"\nkubectl --namespace load apply -f 3-generators.yaml"), apply);
@@ -117,8 +106,8 @@ class KubernetesManifestsTest {
 
         // what node 3's pod runs, once Kubernetes has expanded $(NODE_INDEX) and '$$': a command line the image's
         // queuelab-node accepts
-        List<String> node3 = args.stream().map(a -> a.replace("$(NODE_INDEX)", "3").replace("$(START_AT)", "2030-01-02T03:04:05Z")
-                .replace("$$", "$")).toList();
+        List<String> node3 = args.stream().map(a -> RenderedManifests.expand(a,
+                Map.of("NODE_INDEX", "3", "START_AT", "2030-01-02T03:04:05Z"))).toList();
         CommandLine.ParseResult parsed = Cli.commandLine(new NodeMain(), false).parseArgs(node3.toArray(String[]::new));
         CommandLine.ParseResult run = parsed.subcommand();
         assertEquals("run", run.commandSpec().name());
@@ -133,54 +122,6 @@ class KubernetesManifestsTest {
         assertTrue(script.contains("-jar /opt/queuelab/queuelab-node.jar summary /results/cl8000"), script);
         assertEquals(claim.path("metadata").path("name"),
                 merge.path("spec").path("volumes").path(0).path("persistentVolumeClaim").path("claimName"));
-    }
-
-    /**
-     * The generator's container command line, as a pod runs it (Kubernetes' $(VAR) expansion done, the
-     * cluster's names for the clock Service and the volume replaced by this machine's), executed by the
-     * CLI in-process against the no-op backend: it runs and leaves node 1's complete run directory.
-     */
-    @Test
-    void theGeneratorsCommandLineRunsAsAPodWouldRunIt() throws Exception {
-        Path out = dir.resolve("k8s");
-        Result r = render(out, List.of("--name", "cl2", "--nodes", "2", "--image", "q:1", "--memory", "1536Mi"),
-                List.of("--backend", "noop", "--rate", "400", "--duration", "1s", "--report-interval", "0"));
-        assertEquals(0, r.code, r.output);
-        JsonNode container = single(out.resolve("3-generators.yaml"), "Job").path("spec").path("template").path("spec")
-                .path("containers").path(0);
-        List<String> jvm = strings(container.path("command"));
-        List<String> versionCommand = new ArrayList<>(jvm.subList(0, jvm.indexOf("-jar")));
-        versionCommand.add("-version");
-        Process version = new ProcessBuilder(versionCommand).redirectErrorStream(true).start();
-        String said = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(version.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, version.exitValue(), "the JVM takes the pod's options: " + said);
-
-        try (ClockReferenceServer clock = ClockReferenceServer.start(new InetSocketAddress("127.0.0.1", 0))) {
-            String start = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(3).toString();
-            List<String> pod = new ArrayList<>();
-            for (String a : strings(container.path("args"))) {
-                String expanded = a.replace("$(NODE_INDEX)", "1").replace("$(START_AT)", start).replace("$$", "$");
-                if (expanded.equals("queuelab-cl2-clock:7471")) {
-                    expanded = "127.0.0.1:" + clock.port();
-                } else if (expanded.startsWith("/results/")) {
-                    expanded = dir.resolve(expanded.substring(1)).toString();
-                }
-                pod.add(expanded);
-            }
-            CommandLine cli = Cli.commandLine(new NodeMain(), false); // the image's entry point
-            StringWriter output = new StringWriter();
-            cli.setOut(new PrintWriter(output));
-            cli.setErr(new PrintWriter(output));
-            assertEquals(0, cli.execute(pod.toArray(String[]::new)), output::toString);
-        }
-        Manifest m = RunDirectory.open(dir.resolve("results/cl2.nodes/node-1")).manifest();
-        assertTrue(m.complete());
-        assertEquals(1, (int) m.node().orElseThrow().index());
-        assertEquals(2, m.node().orElseThrow().count());
-        assertTrue(m.clock().orElseThrow().start().succeeded(), "measured against the clock reference");
-        long scheduled = m.totals().orElseThrow().scheduled();
-        assertTrue(scheduled > 120 && scheduled < 300, "1 s at 400/s over 2 nodes: " + scheduled);
     }
 
     @Test
@@ -199,52 +140,16 @@ class KubernetesManifestsTest {
             args.addAll(List.of(c));
             Path out = dir.resolve("bad-" + c[0].substring(2));
             Result r = render(out, args, List.of("--rate", "10"));
-            assertEquals(2, r.code, String.join(" ", c) + ": " + r.output);
-            assertTrue(r.output.startsWith("render: ") && r.output.trim().lines().count() == 1, r.output);
+            assertEquals(2, r.code(), String.join(" ", c) + ": " + r.output());
+            assertTrue(r.output().startsWith("render: ") && r.output().trim().lines().count() == 1, r.output());
             assertFalse(Files.exists(out));
         }
         for (String option : List.of("--out", "--node-index", "--clock-reference", "--start-at", "--password-env")) {
             Path out = dir.resolve("bad" + option);
             Result r = render(out, base, List.of("--rate", "10", option, "x"));
-            assertEquals(2, r.code, option + ": " + r.output);
-            assertTrue(r.output.startsWith("render: ") && r.output.contains(option), r.output);
+            assertEquals(2, r.code(), option + ": " + r.output());
+            assertTrue(r.output().startsWith("render: ") && r.output().contains(option), r.output());
             assertFalse(Files.exists(out));
         }
-    }
-
-    private record Result(int code, String output) {
-    }
-
-    private static Result render(Path out, List<String> args, List<String> runOptions) throws Exception {
-        List<String> command = new ArrayList<>(List.of(REPO.resolve("deploy/kubernetes/render").toString()));
-        command.addAll(args);
-        command.addAll(List.of("--out-dir", out.toString(), "--"));
-        command.addAll(runOptions);
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().remove("QUEUELAB_JAVA_OPTS");
-        Process p = pb.start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        return new Result(p.exitValue(), output);
-    }
-
-    private static List<JsonNode> read(Path file) throws IOException {
-        ObjectReader reader = YAML.readerFor(JsonNode.class);
-        try (var docs = reader.<JsonNode>readValues(file.toFile())) {
-            return docs.readAll();
-        }
-    }
-
-    private static JsonNode single(Path file, String kind) throws IOException {
-        List<JsonNode> docs = read(file);
-        assertEquals(1, docs.size(), file.toString());
-        assertEquals(kind, docs.get(0).path("kind").asText(), file.toString());
-        return docs.get(0);
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
     }
 }

@@ -15,13 +15,11 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,7 +32,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * properties; this reader turns that off, so that Jackson's unknown-property check applies.
  */
 class KubernetesTypedModelTest {
-    private static final Path REPO = Path.of("").toAbsolutePath().getParent();
     /** YAML into fabric8's classes, an unknown field an error. */
     private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -55,17 +52,14 @@ class KubernetesTypedModelTest {
     @Test
     void everyRenderedManifestIsValidInTheTypedModel() throws Exception {
         Path out = dir.resolve("k8s");
-        Process p = new ProcessBuilder(REPO.resolve("deploy/kubernetes/render").toString(), "--name", "cl8", "--nodes", "3",
-                "--image", "q:1", "--namespace", "load", "--storage-class", "nfs-client", "--password-secret", "db",
-                "--memory", "3Gi", "--out-dir", out.toString(), "--", "--backend", "noop", "--rate", "300", "--duration", "5s")
-                .redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), said);
+        RenderedManifests.Result rendered = RenderedManifests.render(out, List.of("--name", "cl8", "--nodes", "3", "--image", "q:1",
+                        "--namespace", "load", "--storage-class", "nfs-client", "--password-secret", "db", "--memory", "3Gi"),
+                List.of("--backend", "noop", "--rate", "300", "--duration", "5s"));
+        assertEquals(0, rendered.code(), rendered.output());
 
         List<String> kinds = new ArrayList<>();
         for (String file : List.of("1-results.yaml", "2-clock.yaml", "3-generators.yaml", "4-merge.yaml")) {
-            for (JsonNode doc : YAML.readerFor(JsonNode.class).<JsonNode>readValues(out.resolve(file).toFile()).readAll()) {
+            for (JsonNode doc : RenderedManifests.read(out.resolve(file))) {
                 String kind = doc.path("kind").asText();
                 HasMetadata typed = STRICT.treeToValue(doc, KINDS.get(kind));
                 assertEquals("load", typed.getMetadata().getNamespace(), file);

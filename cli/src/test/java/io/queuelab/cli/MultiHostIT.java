@@ -17,7 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +29,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.time.Duration;
 import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -101,7 +99,7 @@ class MultiHostIT {
         Files.createDirectories(present.getParent());
         Files.copy(JAR, present);
 
-        int port = freePort();
+        int port = LauncherProcess.freePort();
         Path out = hosts.resolve("run");
         // no --reference: the launcher takes the address the hosts see its ssh connections come from
         Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(),
@@ -177,7 +175,7 @@ class MultiHostIT {
     void theNodesLoadARealServerOverTheNamespaceNetworkWithAPasswordFromStdin() throws Exception {
         database();
         Path out = hosts.resolve("jdbc");
-        int port = freePort();
+        int port = LauncherProcess.freePort();
         Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(), "--reference", BRIDGE + ":" + port,
                         "--start-in", "15", "--out", out.toString(), "--", "--backend", "jdbc", "--jdbc-url",
                         "jdbc:mysql://" + BRIDGE + ":" + db.port() + "/" + EmbeddedMariaDb.DATABASE, "--user", "qlnode",
@@ -205,7 +203,7 @@ class MultiHostIT {
         Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(), "--out", out.toString(), "--",
                         "--backend", "noop", "--rate", "100", "--duration", "1s"),
                 Map.of("SSH", Files.readString(hosts.resolve("ssh")).trim(), "QUEUELAB_REMOTE_JAVA", "/no/such/java",
-                        "CLOCK_PORT", String.valueOf(freePort())), hosts.resolve("no-java.out"));
+                        "CLOCK_PORT", String.valueOf(LauncherProcess.freePort())), hosts.resolve("no-java.out"));
         String said = Files.readString(hosts.resolve("no-java.out")).trim();
         assertEquals(2, run.exitValue(), said);
         assertTrue(said.matches("distributed-run: host 10\\.231\\.0\\.1[123]: needs Java 17 or later, has: no java"), said);
@@ -236,10 +234,10 @@ class MultiHostIT {
         Path output = hosts.resolve("faults.out");
         Path out = hosts.resolve("faults");
         Process run = launch(out, output, "--backend", "noop", "--rate", "300", "--duration", "20s", "--report-interval", "0");
-        Instant start = scheduleStart(run, output);
+        Instant start = LauncherProcess.scheduleStart(run, output);
         long faults;
         try {
-            sleepUntil(start.plusSeconds(12));
+            LauncherProcess.sleepUntil(start.plusSeconds(12));
             List<ProcessHandle> node1 = queuelabProcesses(1);
             assertEquals(1, node1.size(), "node 1's JVM on host 1");
             node1.get(0).destroyForcibly(); // SIGKILL
@@ -297,11 +295,11 @@ class MultiHostIT {
                 "jdbc:mysql://" + BRIDGE + ":" + db.port() + "/" + EmbeddedMariaDb.DATABASE, "--user", "qlnode",
                 "--password-env", "QL_TEST_SECRET", "--operation", "select", "--rate", "300", "--duration", "18s",
                 "--workers", "4", "--report-interval", "0");
-        Instant start = scheduleStart(run, output);
+        Instant start = LauncherProcess.scheduleStart(run, output);
         try {
-            sleepUntil(start.plusSeconds(4));
+            LauncherProcess.sleepUntil(start.plusSeconds(4));
             link(1, false);
-            sleepUntil(start.plusSeconds(14));
+            LauncherProcess.sleepUntil(start.plusSeconds(14));
         } finally {
             link(1, true);
         }
@@ -325,8 +323,8 @@ class MultiHostIT {
         Path output = hosts.resolve("ctrl-c.out");
         Path out = hosts.resolve("ctrl-c");
         Process run = launch(out, output, "--backend", "noop", "--rate", "300", "--duration", "30s", "--report-interval", "0");
-        Instant start = scheduleStart(run, output);
-        sleepUntil(start.plusSeconds(4));
+        Instant start = LauncherProcess.scheduleStart(run, output);
+        LauncherProcess.sleepUntil(start.plusSeconds(4));
         assertEquals(3, queuelabProcesses(0).size() + queuelabProcesses(1).size() + queuelabProcesses(2).size());
         script(List.of("kill", "-INT", String.valueOf(run.pid())), Map.of(), hosts.resolve("kill.out"));
         long deadline = System.nanoTime() + 10_000_000_000L;
@@ -351,39 +349,10 @@ class MultiHostIT {
 
     /** Starts scripts/distributed-run over the test hosts (reference chosen by it), SIGINT at its default. */
     private static Process launch(Path out, Path output, String... runOptions) throws IOException {
-        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", // Maven may have been started with SIGINT ignored
-                "scripts/distributed-run", "--hosts", hostList(), "--start-in", "15", "--out", out.toString(), "--"));
-        command.addAll(List.of(runOptions));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(REPO.toFile()).redirectErrorStream(true)
-                .redirectOutput(output.toFile());
-        pb.environment().putAll(Map.of("SSH", Files.readString(hosts.resolve("ssh")).trim(), "CLOCK_PORT",
-                String.valueOf(freePort()), "QL_TEST_SECRET", SECRET));
-        return pb.start();
-    }
-
-    /** The reference instant at which the launcher said the nodes' schedules start. */
-    private static Instant scheduleStart(Process run, Path output) throws Exception {
-        Pattern line = Pattern.compile("schedules start at (\\S+),");
-        long deadline = System.nanoTime() + 150_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            Matcher m = line.matcher(Files.readString(output));
-            if (m.find()) {
-                return Instant.parse(m.group(1));
-            }
-            if (!run.isAlive()) {
-                throw new AssertionError("the launcher ended before the start: " + Files.readString(output));
-            }
-            Thread.sleep(100);
-        }
-        run.destroyForcibly();
-        throw new AssertionError("no start after 150 s: " + Files.readString(output));
-    }
-
-    private static void sleepUntil(Instant when) throws InterruptedException {
-        long millis = Duration.between(Instant.now(), when).toMillis();
-        if (millis > 0) {
-            Thread.sleep(millis);
-        }
+        List<String> args = new ArrayList<>(List.of("--hosts", hostList(), "--start-in", "15", "--out", out.toString(), "--"));
+        args.addAll(List.of(runOptions));
+        return LauncherProcess.start(args, Map.of("SSH", Files.readString(hosts.resolve("ssh")).trim(), "CLOCK_PORT",
+                String.valueOf(LauncherProcess.freePort()), "QL_TEST_SECRET", SECRET), output);
     }
 
     /** The queuelab JVMs running in test host {@code i}'s network namespace. */
@@ -455,12 +424,6 @@ class MultiHostIT {
                 + "exec " + Files.readString(hosts.resolve("ssh")).trim() + " \"$@\"\n");
         Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
         return wrapper;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     private static Process script(List<String> command, Map<String, String> env, Path output) throws Exception {
