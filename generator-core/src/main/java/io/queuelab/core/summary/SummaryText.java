@@ -33,6 +33,10 @@ public final class SummaryText {
             manifest.stopReason().ifPresent(reason -> b.append("WARNING: this run was cut short (").append(reason)
                     .append("); its log and totals are complete up to there\n"));
         }
+        // a partial merge is said before its figures, which are of the nodes present only (docs/distributed.md)
+        if (manifest != null) {
+            manifest.merge().filter(m -> m.partial()).ifPresent(m -> b.append(m.partialText()).append('\n'));
+        }
         for (String problem : s.logProblems) {
             if (inProgress && problem.startsWith("the log has no end mark")) {
                 continue; // its writer has not closed it yet
