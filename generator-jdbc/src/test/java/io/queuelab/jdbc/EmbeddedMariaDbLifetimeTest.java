@@ -130,8 +130,9 @@ class EmbeddedMariaDbLifetimeTest {
     @Timeout(180)
     void aServerStartedByHandOnTheDataIsNamedAtOnceNotAfter30Seconds() throws Exception {
         Path data = dir.resolve("data");
-        List<String> command = new java.util.ArrayList<>(List.of(dir.resolve("base/bin/mariadbd").toString(), "--no-defaults",
-                "--basedir=" + dir.resolve("base"), "--datadir=./data", "--tmpdir=" + dir.resolve("tmp"), "--skip-networking",
+        Path base = ServerBinaries.directory();
+        List<String> command = new java.util.ArrayList<>(List.of(base.resolve("bin/mariadbd").toString(), "--no-defaults",
+                "--basedir=" + base, "--datadir=./data", "--tmpdir=" + dir.resolve("tmp"), "--skip-networking",
                 "--socket=" + dir.resolve("tmp/by-hand.sock"), "--innodb-buffer-pool-size=16M"));
         if ("root".equals(System.getProperty("user.name"))) {
             command.add("--user=root");

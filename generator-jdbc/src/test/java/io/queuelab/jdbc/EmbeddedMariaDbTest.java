@@ -34,6 +34,13 @@ class EmbeddedMariaDbTest {
             assertEquals(EmbeddedMariaDb.DATABASE, WisconsinContract.text(s, "SELECT DATABASE()"));
         }
         assertTrue(Files.exists(server.directory().resolve(EmbeddedMariaDb.MARKER)));
+        // the binaries are the machine's one unpack, not a copy in the directory
+        assertFalse(Files.exists(server.directory().resolve("base")), "no copy of the server in " + server.directory());
+        assertTrue(Files.isExecutable(ServerBinaries.directory().resolve("bin").resolve("mariadbd")), ServerBinaries.directory()::toString);
+        List<ProcessHandle> running = io.queuelab.core.process.ChildProcesses.withArgument(EmbeddedMariaDb.dataDirArgument(server.directory()));
+        assertEquals(1, running.size(), running::toString);
+        assertTrue(running.get(0).info().command().map(c -> c.startsWith(ServerBinaries.directory().toString())).orElse(false),
+                () -> "the server runs from the shared binaries: " + running.get(0).info());
         IllegalStateException inUse = assertThrows(IllegalStateException.class, () -> EmbeddedMariaDb.start(server.directory(), List.of()));
         assertTrue(inUse.getMessage().contains("is in use by another queuelab server"), inUse.getMessage());
         assertTrue(server.isRunning());
