@@ -33,11 +33,12 @@ import java.util.stream.Stream;
  *
  * <p>Guarantees: the directory holds {@code data/} (kept across starts, so a relation loaded
  * once can be measured by later processes) and {@code tmp/}, plus a marker file; the server's
- * binaries are shared by every directory ({@link ServerBinaries}: unpacked once per machine). A
+ * binaries are shared by every directory ({@link SharedServerFiles}: unpacked once per machine). A
  * non-empty directory without the marker is refused, so a user's own folder is never taken over.
- * The directory may be anywhere, {@code /tmp} included. A directory's first start installs the
- * system tables and sets up the accounts (~10 s; the machine's first also unpacks the server);
- * later starts reuse the data. After {@link #start} the database {@value #DATABASE} exists and
+ * The directory may be anywhere, {@code /tmp} included. A directory's first start copies the
+ * machine's installed data (the machine's first start unpacks the server, installs the system
+ * tables and sets up the accounts, and keeps that data for the next directories); later starts
+ * reuse the directory's data. After {@link #start} the database {@value #DATABASE} exists and
  * {@link #jdbcUrl()} reaches it as user {@code root} with an empty password; grants are enforced,
  * so a wrong password is refused. The server
  * is stopped by {@link #close()} and, if the JVM ends first (Ctrl-C), by a shutdown hook; if the JVM
@@ -54,6 +55,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     public static final String USER = "root";
     static final String MARKER = ".queuelab-embedded-mariadb";
     private static final String ACCOUNTS_READY = ".accounts-ready";
+    private static final String ACCOUNTS = "root@localhost: empty password\n";
     private static final Pattern SERVER_ERROR = Pattern.compile("\\[ERROR\\]([^\\r\\n]*)");
     private static final Pattern SERVER_ARG = Pattern.compile("--[a-z][a-z0-9_-]*(=\\S*)?");
     /** How long a stopping server may take after SIGTERM before it is killed. */
@@ -95,14 +97,23 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             refuseForeignServer(dir);
             int port = freePort();
             if (!Files.exists(dir.resolve(ACCOUNTS_READY))) {
-                setUpAccounts(dir, port, !Files.isDirectory(dir.resolve("data").resolve("mysql")));
+                Path data = dir.resolve("data");
+                boolean fresh = !Files.isDirectory(data.resolve("mysql"));
+                if (fresh && SharedServerFiles.copyDataTemplate(data)) {
+                    Files.writeString(dir.resolve(ACCOUNTS_READY), ACCOUNTS);
+                } else {
+                    setUpAccounts(dir, port, fresh);
+                    if (fresh) {
+                        SharedServerFiles.keepAsDataTemplate(data);
+                    }
+                }
             }
             OwnedDb db = new OwnedDb(dir, configuration(dir, port, serverArgs, true));
             EmbeddedMariaDb server = new EmbeddedMariaDb(dir, lock, port, db);
             try {
                 db.prepare(false);
             } catch (ManagedProcessException | IOException | RuntimeException e) {
-                throw new IOException("embedded MariaDB could not be unpacked into " + ServerBinaries.directory() + ": "
+                throw new IOException("embedded MariaDB could not be unpacked into " + SharedServerFiles.binaries() + ": "
                         + rootMessage(e), e);
             }
             server.startServer();
@@ -138,14 +149,14 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         } finally {
             bootstrap.stopWithin(STOP_GRACE);
         }
-        Files.writeString(dir.resolve(ACCOUNTS_READY), "root@localhost: empty password\n");
+        Files.writeString(dir.resolve(ACCOUNTS_READY), ACCOUNTS);
     }
 
     private static DBConfiguration configuration(Path dir, int port, List<String> serverArgs, boolean secured) {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setDatabaseVersion(SERVER_VERSION)
                 .setPort(port)
-                .setBaseDir(ServerBinaries.directory().toString())
+                .setBaseDir(SharedServerFiles.binaries().toString())
                 .setDataDir(dataDirFor(dir))
                 .setTmpDir(dir.resolve("tmp").toString())
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
@@ -529,7 +540,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
         void prepare(boolean install) throws ManagedProcessException, IOException {
             prepareDirectories();
-            ServerBinaries.unpackOnce(this::unpackEmbeddedDb); // once per machine: every directory shares them
+            SharedServerFiles.unpackOnce(this::unpackEmbeddedDb); // once per machine: every directory shares them
             if (install) {
                 install();
             }

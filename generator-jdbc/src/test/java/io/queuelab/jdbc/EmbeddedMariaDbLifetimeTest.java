@@ -130,7 +130,7 @@ class EmbeddedMariaDbLifetimeTest {
     @Timeout(180)
     void aServerStartedByHandOnTheDataIsNamedAtOnceNotAfter30Seconds() throws Exception {
         Path data = dir.resolve("data");
-        Path base = ServerBinaries.directory();
+        Path base = SharedServerFiles.binaries();
         List<String> command = new java.util.ArrayList<>(List.of(base.resolve("bin/mariadbd").toString(), "--no-defaults",
                 "--basedir=" + base, "--datadir=./data", "--tmpdir=" + dir.resolve("tmp"), "--skip-networking",
                 "--socket=" + dir.resolve("tmp/by-hand.sock"), "--innodb-buffer-pool-size=16M"));

@@ -36,14 +36,51 @@ class EmbeddedMariaDbTest {
         assertTrue(Files.exists(server.directory().resolve(EmbeddedMariaDb.MARKER)));
         // the binaries are the machine's one unpack, not a copy in the directory
         assertFalse(Files.exists(server.directory().resolve("base")), "no copy of the server in " + server.directory());
-        assertTrue(Files.isExecutable(ServerBinaries.directory().resolve("bin").resolve("mariadbd")), ServerBinaries.directory()::toString);
+        assertTrue(Files.isExecutable(SharedServerFiles.binaries().resolve("bin").resolve("mariadbd")), SharedServerFiles.binaries()::toString);
         List<ProcessHandle> running = io.queuelab.core.process.ChildProcesses.withArgument(EmbeddedMariaDb.dataDirArgument(server.directory()));
         assertEquals(1, running.size(), running::toString);
-        assertTrue(running.get(0).info().command().map(c -> c.startsWith(ServerBinaries.directory().toString())).orElse(false),
+        assertTrue(running.get(0).info().command().map(c -> c.startsWith(SharedServerFiles.binaries().toString())).orElse(false),
                 () -> "the server runs from the shared binaries: " + running.get(0).info());
         IllegalStateException inUse = assertThrows(IllegalStateException.class, () -> EmbeddedMariaDb.start(server.directory(), List.of()));
         assertTrue(inUse.getMessage().contains("is in use by another queuelab server"), inUse.getMessage());
         assertTrue(server.isRunning());
+    }
+
+    /**
+     * A new directory once the machine has installed one: its data is a copy of the installed data
+     * kept by the first (SharedServerFiles), not a new install, and it is a server of its own with
+     * queuelab's account and database, grants enforced, what it writes invisible to the other.
+     */
+    @Test
+    @Timeout(180)
+    void aNewDirectoryStartsFromTheMachinesInstalledDataAsAServerOfItsOwn() throws Exception {
+        EmbeddedMariaDb first = TestDatabases.embeddedServer(); // installed, or copied, before: the template exists
+        assertTrue(Files.exists(SharedServerFiles.dataTemplate().resolve(".complete")), SharedServerFiles.dataTemplate()::toString);
+        Path dir = Path.of("target", "second-mariadb-" + System.nanoTime()).toAbsolutePath();
+        try (EmbeddedMariaDb second = EmbeddedMariaDb.start(dir, List.of("--innodb-buffer-pool-size=16M"))) {
+            assertTrue(Files.isDirectory(dir.resolve("data").resolve("mysql")), "system tables");
+            assertFalse(Files.exists(dir.resolve("data").resolve(".complete")), "the template's marker is not copied");
+            assertFalse(Files.exists(dir.resolve("data.copying")), "no half copy left");
+            try (Connection c = java.sql.DriverManager.getConnection(second.jdbcUrl(), EmbeddedMariaDb.USER, "");
+                 Statement s = c.createStatement()) {
+                assertEquals(EmbeddedMariaDb.DATABASE, WisconsinContract.text(s, "SELECT DATABASE()"));
+                s.execute("CREATE TABLE only_in_second (x INT)");
+            }
+            java.sql.SQLException refused = assertThrows(java.sql.SQLException.class,
+                    () -> java.sql.DriverManager.getConnection(second.jdbcUrl(), EmbeddedMariaDb.USER, "wrong").close());
+            assertTrue(refused.getMessage().contains("Access denied"), refused.getMessage());
+            try (Connection c = java.sql.DriverManager.getConnection(first.jdbcUrl(), EmbeddedMariaDb.USER, "");
+                 Statement s = c.createStatement();
+                 java.sql.ResultSet r = s.executeQuery("SHOW TABLES LIKE 'only_in_second'")) {
+                assertFalse(r.next(), "the first server does not see the second's table");
+            }
+        }
+        try (EmbeddedMariaDb again = EmbeddedMariaDb.start(dir, List.of("--innodb-buffer-pool-size=16M"));
+             Connection c = java.sql.DriverManager.getConnection(again.jdbcUrl(), EmbeddedMariaDb.USER, "");
+             Statement s = c.createStatement();
+             java.sql.ResultSet r = s.executeQuery("SHOW TABLES LIKE 'only_in_second'")) {
+            assertTrue(r.next(), "its data kept across starts, not copied again");
+        }
     }
 
     @Test

@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The server's binaries unpacked once, by one unpacker at a time, and again after an unpack that did not finish. */
-class ServerBinariesTest {
+/** A shared directory filled once, by one process at a time, and again after a fill that did not finish. */
+class SharedServerFilesTest {
     @TempDir
     Path dir;
 
@@ -23,21 +23,21 @@ class ServerBinariesTest {
     void theBinariesAreUnpackedOnceAndAnUnfinishedUnpackIsDoneAgain() throws Exception {
         Path base = dir.resolve("mariadb");
         AtomicInteger unpacks = new AtomicInteger();
-        IOException failed = assertThrows(IOException.class, () -> ServerBinaries.unpackOnce(base, () -> {
+        IOException failed = assertThrows(IOException.class, () -> SharedServerFiles.fillOnce(base, () -> {
             unpacks.incrementAndGet();
             Files.writeString(base.resolve("half"), "x");
             throw new IOException("interrupted half-way");
         }));
         assertEquals("interrupted half-way", failed.getMessage());
-        assertFalse(Files.exists(base.resolve(".unpacked")), "an unpack that did not finish is not marked complete");
+        assertFalse(Files.exists(base.resolve(".complete")), "an unpack that did not finish is not marked complete");
         for (int i = 0; i < 3; i++) {
-            ServerBinaries.unpackOnce(base, () -> {
+            SharedServerFiles.fillOnce(base, () -> {
                 unpacks.incrementAndGet();
                 Files.writeString(base.resolve("bin"), "server");
             });
         }
         assertEquals(2, unpacks.get(), "the failed unpack, then one");
-        assertTrue(Files.exists(base.resolve(".unpacked")));
+        assertTrue(Files.exists(base.resolve(".complete")));
     }
 
     @Test
@@ -51,7 +51,7 @@ class ServerBinariesTest {
             starts[i] = new Thread(() -> {
                 try {
                     go.await();
-                    ServerBinaries.unpackOnce(base, () -> {
+                    SharedServerFiles.fillOnce(base, () -> {
                         unpacks.incrementAndGet();
                         Thread.sleep(200); // long enough for the others to arrive and wait
                         Files.writeString(base.resolve("bin"), "server");
