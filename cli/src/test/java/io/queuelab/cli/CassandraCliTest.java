@@ -111,4 +111,41 @@ class CassandraCliTest {
         assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", "x"), "'x' is not a cpu list");
         assertEquals(0, java.nio.file.Files.list(empty).count(), "nothing created");
     }
+
+    /**
+     * A cluster directory whose recorded node no longer runs: its pid is now another process's
+     * (this JVM's, whose command line names no cassandra.yaml). run and sweep say so in one line,
+     * and nothing is created or pinned: this JVM keeps its cpus.
+     */
+    @Test
+    void aClusterWhoseNodeIsGoneIsNotRunningAndNothingIsPinned(@TempDir Path tmp) throws Exception {
+        Path cluster = tmp.resolve("cassandra");
+        java.nio.file.Files.createDirectories(cluster.resolve("node-1"));
+        java.nio.file.Files.writeString(cluster.resolve("cluster.properties"), "nodes=1\nheap=512M\nnative_port=9042\n"
+                + "storage_port=7000\njmx_port_base=7199\ncluster_name=queuelab\nversion=5.0.9\n");
+        java.nio.file.Files.writeString(cluster.resolve("node-1/pid"), Long.toString(ProcessHandle.current().pid()));
+        io.queuelab.core.process.CpuSet before = io.queuelab.core.process.CpuSet.ofThisThread();
+        Path out = tmp.resolve("out");
+        String notRunning = "the Cassandra node(s) recorded in " + cluster + " are not running (queuelab cassandra start --dir " + cluster + ")";
+        assertEquals(notRunning, assertRefused(CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir", cluster.toString(),
+                "--rate", "10", "--duration", "1s", "--out", out.toString())));
+        assertEquals(notRunning, assertRefused(CliTestSupport.run("sweep", "--backend", "cassandra", "--cassandra-dir", cluster.toString(),
+                "--rates", "10", "--duration", "1s", "--warmup", "0s", "--out", out.toString())));
+        assertTrue(java.nio.file.Files.notExists(out), "no run or sweep directory");
+        assertEquals(before, io.queuelab.core.process.CpuSet.ofThisThread(), "the generator was not pinned");
+        // what cannot go with a cluster of queuelab's: another backend, a split of cpus cassandra start chose, another server
+        assertOneLineError(CliTestSupport.run("run", "--backend", "noop", "--cassandra-dir", cluster.toString(), "--rate", "10",
+                "--duration", "1s", "--out", out.toString()), "--cassandra-dir names a Cassandra cluster: it goes with --backend cassandra");
+        assertOneLineError(CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir", cluster.toString(), "--cpu-split",
+                "0/1", "--rate", "10", "--duration", "1s", "--out", out.toString()), "--cpu-split 0/1 places a server this command starts");
+        assertOneLineError(CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir", tmp.resolve("none").toString(),
+                "--rate", "10", "--duration", "1s", "--out", out.toString()), "--cassandra-dir: no Cassandra cluster recorded in");
+        assertTrue(java.nio.file.Files.notExists(out), "no run directory");
+    }
+
+    /** The one line of a refusal with exit 2, without its "queuelab: " prefix. */
+    private static String assertRefused(CliTestSupport.Result result) {
+        assertOneLineError(result, "");
+        return result.err().strip().substring("queuelab: ".length());
+    }
 }
