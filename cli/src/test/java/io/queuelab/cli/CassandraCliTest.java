@@ -109,6 +109,10 @@ class CassandraCliTest {
         // cpus this process may not use, or none, are refused before anything starts
         assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", "4095"), "--cpus 4095: cpu 4095");
         assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", "x"), "'x' is not a cpu list");
+        // every cpu for the nodes leaves a generator none (on one cpu, that one cpu)
+        io.queuelab.core.process.CpuSet mine = io.queuelab.core.process.CpuSet.ofThisThread();
+        assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", mine.toString()),
+                "--cpus " + mine + " leaves the generator no cpu");
         assertEquals(0, java.nio.file.Files.list(empty).count(), "nothing created");
     }
 
