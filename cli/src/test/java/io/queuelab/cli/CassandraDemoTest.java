@@ -96,6 +96,7 @@ class CassandraDemoTest {
         assertEquals(mine, CpuSet.ofThisThread(), "the test JVM has its cpus back");
         Placement p = RunDirectory.open(run).manifest().placement().orElseThrow();
         assertEquals("auto", p.split(), p.toString());
+        assertTrue(p.server() != null, "the node's side recorded: " + p);
         assertEquals(nodeCpus.toString(), p.server().cpus(), p.toString());
         assertEquals(nodeCpus.size(), p.server().cores(), p.toString());
         assertEquals("the affinity of the Cassandra node recorded in " + node.toAbsolutePath().normalize(), p.server().source());
