@@ -172,28 +172,30 @@ public final class CassandraOptions {
     }
 
     /**
-     * Where the server's side of the placement comes from, in the manifest: the directory, and with
-     * several nodes how they share the cpus (the server's side is their union, its size the models' c).
+     * Where the server's side of the placement comes from, in the manifest: the directory, the
+     * nodes' pids (those host-resources.csv samples), and with several nodes how they share the cpus
+     * (the server's side is their union, its size the models' c).
      */
     String placementSource(List<HostResourceSampler.SampledProcess> nodes) {
         String where = cluster().directory().toString();
         if (nodes.size() == 1) {
-            return "the affinity of the Cassandra node recorded in " + where;
+            return "the affinity of the Cassandra node recorded in " + where + " (pid " + nodes.get(0).pid() + ")";
         }
-        Map<String, CpuSet> cpus = new LinkedHashMap<>();
+        Map<HostResourceSampler.SampledProcess, String> cpus = new LinkedHashMap<>();
         for (HostResourceSampler.SampledProcess node : nodes) {
             try {
-                cpus.put(node.role(), CpuSet.of(node.pid()));
+                cpus.put(node, CpuSet.of(node.pid()).toString());
             } catch (java.io.IOException ended) {
-                cpus.put(node.role(), new CpuSet(List.of())); // said as "no cpus": it ended as the run started
+                cpus.put(node, "none"); // it ended as the run started
             }
         }
         String together = "the affinity of the " + nodes.size() + " Cassandra nodes recorded in " + where;
         if (new java.util.HashSet<>(cpus.values()).size() == 1) {
-            return together + ", which share these cpus";
+            return together + " (pids " + nodes.stream().map(n -> Long.toString(n.pid())).collect(Collectors.joining(", "))
+                    + "), which share these cpus";
         }
-        return together + " (" + cpus.entrySet().stream().map(e -> e.getKey() + " cpus " + (e.getValue().isEmpty() ? "none"
-                : e.getValue().toString())).collect(Collectors.joining(", ")) + ")";
+        return together + " (" + cpus.entrySet().stream().map(e -> e.getKey().role() + " pid " + e.getKey().pid() + " cpus "
+                + e.getValue()).collect(Collectors.joining(", ")) + ")";
     }
 
     /** The running nodes of {@code cluster} as host-resources telemetry names them; a node that is not running is left out. */

@@ -99,7 +99,9 @@ class CassandraDemoTest {
         assertTrue(p.server() != null, "the node's side recorded: " + p);
         assertEquals(nodeCpus.toString(), p.server().cpus(), p.toString());
         assertEquals(nodeCpus.size(), p.server().cores(), p.toString());
-        assertEquals("the affinity of the Cassandra node recorded in " + node.toAbsolutePath().normalize(), p.server().source());
+        String pid = Files.readString(node.resolve("node-1/pid")).strip();
+        assertEquals("the affinity of the Cassandra node recorded in " + node.toAbsolutePath().normalize() + " (pid " + pid + ")",
+                p.server().source());
         if (mine.size() >= 2) {
             assertEquals(null, p.note(), p.toString());
             assertEquals(mine.minus(nodeCpus).toString(), p.client().cpus(), p.toString());
@@ -107,7 +109,6 @@ class CassandraDemoTest {
         } else {
             assertTrue(p.note() != null && p.note().startsWith("not pinned"), p.toString());
         }
-        String pid = Files.readString(node.resolve("node-1/pid")).strip();
         List<String> resources = Files.readAllLines(run.resolve(HostResourceSampler.FILE_NAME));
         assertTrue(resources.stream().anyMatch(l -> l.contains(",node1," + pid + ",")),
                 "the node's process sampled: " + String.join("\n", resources));
