@@ -147,6 +147,35 @@ class CassandraCliTest {
         assertTrue(java.nio.file.Files.notExists(out), "no run directory");
     }
 
+    /**
+     * Two nodes recorded, the first running (a stand-in whose command line names its config, as a
+     * node's does), the second gone: the run names the node that is not running, and pins nothing.
+     */
+    @Test
+    void aClusterWithOneNodeGoneNamesItAndPinsNothing(@TempDir Path tmp) throws Exception {
+        Path cluster = tmp.resolve("cassandra");
+        java.nio.file.Files.createDirectories(cluster.resolve("node-2"));
+        java.nio.file.Files.writeString(cluster.resolve("cluster.properties"), "nodes=2\nheap=512M\nnative_port=9042\n"
+                + "storage_port=7000\njmx_port_base=7199\ncluster_name=queuelab\nversion=5.0.9\n");
+        Path config = cluster.toAbsolutePath().normalize().resolve("node-1/cassandra.yaml");
+        Process standIn = new ProcessBuilder("sh", "-c", "sleep 60; :", "-Dcassandra.config=" + config.toUri()).start();
+        try {
+            java.nio.file.Files.createDirectories(config.getParent());
+            java.nio.file.Files.writeString(cluster.resolve("node-1/pid"), Long.toString(standIn.pid()));
+            java.nio.file.Files.writeString(cluster.resolve("node-2/pid"), "99999999");
+            io.queuelab.core.process.CpuSet before = io.queuelab.core.process.CpuSet.ofThisThread();
+            Path out = tmp.resolve("out");
+            assertEquals("node(s) 2 of the Cassandra cluster recorded in " + cluster + " are not running (queuelab cassandra status --dir "
+                    + cluster + ")", assertRefused(CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir",
+                    cluster.toString(), "--rate", "10", "--duration", "1s", "--out", out.toString())));
+            assertTrue(java.nio.file.Files.notExists(out), "no run directory");
+            assertEquals(before, io.queuelab.core.process.CpuSet.ofThisThread(), "the generator was not pinned");
+            assertEquals(before, io.queuelab.core.process.CpuSet.of(standIn.pid()), "the running node was not pinned");
+        } finally {
+            standIn.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
     /** The one line of a refusal with exit 2, without its "queuelab: " prefix. */
     private static String assertRefused(CliTestSupport.Result result) {
         assertOneLineError(result, "");
