@@ -24,7 +24,8 @@ import java.time.Duration;
 /**
  * Which backend a run drives, and that backend's own options. {@code jdbc} (the default) is
  * MariaDB/MySQL, an embedded MariaDB unless {@code --jdbc-url} names a server; {@code cassandra}
- * is a CQL cluster at {@code --contact-points} ({@code queuelab cassandra start} runs one). In-process backends
+ * is a CQL cluster at {@code --contact-points}, or the local one of {@code queuelab cassandra start}
+ * named by {@code --cassandra-dir}, whose nodes are then the server of the placement and the telemetry. In-process backends
  * test the instrument itself: {@code noop} completes at once (the generator's own cost),
  * {@code mm1} is an emulated M/M/1 server with service rate {@code --mu}; each has an
  * {@code -async} variant. Closing this stops whatever server it started.
@@ -71,13 +72,17 @@ public final class BackendOptions implements AutoCloseable {
 
     @Option(names = "--server-pid", paramLabel = "PID",
             description = "A local server process to sample into host-resources.csv besides the embedded MariaDB "
-                    + "(e.g. the machine's mariadbd, or a node of 'queuelab cassandra start'); with --node-count, node 0's "
+                    + "(e.g. the machine's mariadbd; the nodes of 'queuelab cassandra start' are named by --cassandra-dir); "
+                    + "with --node-count, node 0's "
                     + "(the other nodes ignore it).")
     Long serverPid;
 
     @Option(names = "--server-data-dir", paramLabel = "DIR",
             description = "The data directory of --server-pid, whose size host-resources.csv records.")
     Path serverDataDir;
+
+    /** The running nodes of --cassandra-dir, read by {@link #open}: servers queuelab started earlier, placed beside. */
+    private List<HostResourceSampler.SampledProcess> cassandraNodes = List.of();
 
     /** The workers a run on this backend gets unless {@code --workers} says otherwise. */
     int defaultWorkers() {
@@ -87,6 +92,7 @@ public final class BackendOptions implements AutoCloseable {
     /** Opens the chosen backend; the caller closes it (and then this). */
     public Backend open(long seed) throws Exception {
         cpus.validate();
+        checkCassandraDirectory();
         return switch (backend) {
             case "jdbc" -> jdbc.open(request, checkedIotPoints(), seed);
             case "influxdb" -> influx.open(request, checkedIotPoints(), seed);
@@ -97,6 +103,27 @@ public final class BackendOptions implements AutoCloseable {
             case "mm1-async" -> MM1Backend.async(mu, seed);
             default -> throw new IllegalArgumentException("unknown backend '" + backend + "' (known: " + String.join(", ", NAMES) + ")");
         };
+    }
+
+    /**
+     * Reads the nodes of --cassandra-dir before anything connects, and refuses in one line what
+     * cannot go with them: another backend, a split of cpus that are not this command's to choose
+     * (cassandra start placed the nodes), --server-pid (the directory names the server's processes),
+     * a directory whose nodes do not run.
+     */
+    private void checkCassandraDirectory() {
+        if (cassandra.clusterDirectory == null) {
+            return;
+        }
+        if (!backend.equals("cassandra")) {
+            throw new IllegalArgumentException("--cassandra-dir names a Cassandra cluster: it goes with --backend cassandra");
+        }
+        cpus.validateBeside("the nodes of --cassandra-dir");
+        if (serverPid != null) {
+            throw new IllegalArgumentException("--server-pid names a server of your own; --cassandra-dir already names the nodes, "
+                    + "whose pids are sampled");
+        }
+        cassandraNodes = cassandra.runningNodes();
     }
 
     /**
@@ -172,6 +199,13 @@ public final class BackendOptions implements AutoCloseable {
      * of a server queuelab did not start ({@code --server-cores}), or null. Returns what the runs record.
      */
     public Placement place(Integer statedCores, java.io.PrintWriter err) {
+        if (!cassandraNodes.isEmpty()) {
+            if (statedCores != null) {
+                throw new IllegalArgumentException("--server-cores states the cores of a server queuelab does not know; the nodes of "
+                        + "--cassandra-dir have theirs from the kernel");
+            }
+            return cpus.applyBeside(cassandraNodes, cassandra.placementSource(cassandraNodes), err);
+        }
         return cpus.apply(startedServers(), serverPid == null ? List.of()
                 : List.of(new HostResourceSampler.SampledProcess("server", serverPid, serverDataDir)), statedCores, err);
     }
@@ -192,9 +226,10 @@ public final class BackendOptions implements AutoCloseable {
         return servers;
     }
 
-    /** The local server processes whose resources are sampled: those this command started, --server-pid. */
+    /** The local server processes whose resources are sampled: those this command started, the nodes of --cassandra-dir, --server-pid. */
     List<HostResourceSampler.SampledProcess> serverProcesses() {
         List<HostResourceSampler.SampledProcess> servers = startedServers();
+        servers.addAll(cassandraNodes);
         if (serverPid != null) {
             servers.add(new HostResourceSampler.SampledProcess(servers.isEmpty() ? "server" : "server2", serverPid, serverDataDir));
         }

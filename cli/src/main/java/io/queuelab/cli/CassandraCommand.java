@@ -1,7 +1,6 @@
 package io.queuelab.cli;
 
 import io.queuelab.cassandra.node.LocalCassandraCluster;
-import io.queuelab.core.process.CpuPinning;
 import io.queuelab.core.process.CpuSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,7 +15,10 @@ import java.util.concurrent.Callable;
 /**
  * {@code queuelab cassandra start|stop|status}: a real local Cassandra (1 to 9 nodes on
  * 127.0.0.1..127.0.0.k) resolved from Maven Central, kept in a directory; {@code stop} stops
- * exactly the processes recorded there.
+ * exactly the processes recorded there. {@code start} places the nodes as {@code --cpu-split}
+ * places a server queuelab starts (by default the first half of the cpus, every node on the same
+ * ones), and refuses before anything starts cpus this process may not use or that leave a
+ * generator none; {@code run --cassandra-dir} then takes the cpus they leave.
  */
 @Command(name = "cassandra", mixinStandardHelpOptions = true,
         description = "Start, stop or inspect a local Apache Cassandra (from Maven Central) for queuelab runs.",
@@ -56,14 +58,18 @@ public final class CassandraCommand implements Runnable {
         @Option(names = "--start-timeout", defaultValue = "180", description = "Seconds to wait for each node (default: ${DEFAULT-VALUE}).")
         int startTimeoutSeconds;
 
-        @Option(names = "--cpus", paramLabel = "LIST",
-                description = "Pin every node to these cpus (e.g. 0 or 0-1), so that a generator on the others measures the nodes "
-                        + "rather than its wait for a core; status shows each node's cpus. Default: not pinned.")
-        String cpus;
+        @Option(names = "--cpus", paramLabel = "auto|none|LIST", defaultValue = CpuSplitOptions.AUTO,
+                description = "The cpus of the nodes, so that a generator on the others measures the nodes rather than its wait for "
+                        + "a core: auto (the first half of this process's cpus, rounded up, as --cpu-split auto gives a server: 1 of 2), "
+                        + "none (the nodes and the generator share every cpu), or a cpu list (e.g. 0 or 0-1) that leaves the "
+                        + "generator a cpu. Several nodes share the same cpus. 'run --cassandra-dir DIR' puts the generator on the "
+                        + "others and records both; status shows each node's cpus (default: ${DEFAULT-VALUE}).")
+        String cpus = CpuSplitOptions.AUTO;
 
         @Override
         public Integer call() throws Exception {
-            CpuSet pinTo = cpus == null ? null : nodeCpus(cpus);
+            CpuSet available = CpuSet.ofThisThread();
+            CpuSet pinTo = nodeCpus(cpus, available);
             LocalCassandraCluster.Settings defaults = LocalCassandraCluster.defaults();
             LocalCassandraCluster.Settings settings = new LocalCassandraCluster.Settings(nodes, heap, nativePort,
                     defaults.storagePort(), defaults.jmxPortBase(), defaults.clusterName(),
@@ -72,31 +78,52 @@ public final class CassandraCommand implements Runnable {
                     + parent.directory.toAbsolutePath() + " (first start resolves the jars with Maven)");
             LocalCassandraCluster cluster = LocalCassandraCluster.start(parent.directory, settings, true,
                     Duration.ofSeconds(startTimeoutSeconds));
+            String note = null;
             if (pinTo != null) {
-                for (var node : cluster.nodes()) {
-                    if (node.process().isPresent()) {
-                        CpuPinning.pin(node.process().get().pid(), pinTo);
-                    }
-                }
+                note = CpuSplitOptions.pinServers(CassandraOptions.nodeProcesses(cluster), pinTo, available);
+            } else if (!cpus.equals(CpuSplitOptions.NONE)) {
+                note = CpuSplitOptions.oneCpuNote(available);
             }
             cluster.status().forEach(System.out::println);
             System.out.println("contact points: " + cluster.contactPointsOption());
-            if (pinTo != null) {
-                CpuSet rest = CpuSet.ofThisThread().minus(pinTo);
-                System.out.println("the nodes run on cpus " + pinTo + (rest.isEmpty() ? "" : "; run the generator on the others "
-                        + "(taskset -c " + rest + " ./queuelab run --backend cassandra ... --server-cores " + pinTo.size()
-                        + "), or give it --server-pid PID --telemetry-interval 1s to record the node's cpus"));
-            }
+            System.out.println(placement(nodes, note == null ? pinTo : null, available) + "; run against them: queuelab run "
+                    + "--backend cassandra --cassandra-dir " + parent.directory + " ... (--telemetry-interval 1s samples the "
+                    + (nodes == 1 ? "node's" : "nodes'") + " process" + (nodes == 1 ? "" : "es") + ")");
+            CpuSplitOptions.sayShared(note, available, new java.io.PrintWriter(System.err, true));
             return 0;
         }
 
-        /** The cpus asked for, refused in one line before anything starts when this machine does not offer them all. */
-        private static CpuSet nodeCpus(String list) throws java.io.IOException {
-            CpuSet asked = CpuSet.parse(list);
+        /** How the nodes and a generator share the cpus, in words: {@code pinned} null when the nodes were not pinned. */
+        private static String placement(int nodes, CpuSet pinned, CpuSet available) {
+            if (pinned == null) {
+                return (nodes == 1 ? "the node shares" : "the " + nodes + " nodes share") + " cpus " + available + " with the generator";
+            }
+            return (nodes == 1 ? "the node runs on" : "the " + nodes + " nodes share") + " cpus " + pinned
+                    + " and a generator gets cpus " + available.minus(pinned);
+        }
+
+        /**
+         * The cpus --cpus gives the nodes, null for not pinned (none, or auto on one cpu); refused in
+         * one line before anything starts when this process may not use them all or they leave the
+         * generator none.
+         */
+        private static CpuSet nodeCpus(String option, CpuSet available) {
+            if (option.equals(CpuSplitOptions.NONE)) {
+                return null;
+            }
+            if (option.equals(CpuSplitOptions.AUTO)) {
+                return CpuSplitOptions.autoServerCpus(available);
+            }
+            CpuSet asked = CpuSet.parse(option);
             if (asked.isEmpty()) {
                 throw new IllegalArgumentException("--cpus names no cpu");
             }
-            return asked.requireWithin(CpuSet.ofThisThread(), "--cpus " + list);
+            asked.requireWithin(available, "--cpus " + option);
+            if (available.minus(asked).isEmpty()) {
+                throw new IllegalArgumentException("--cpus " + option + " leaves the generator no cpu (this process may use "
+                        + available + "): name fewer, or --cpus none to share them");
+            }
+            return asked;
         }
     }
 

@@ -10,11 +10,19 @@ import io.queuelab.cassandra.workload.TimeSeriesWorkload;
 import io.queuelab.cassandra.workload.TimeSeriesSpec.IndexTechnique;
 import io.queuelab.cassandra.workload.TimeSeriesSpec.Layout;
 import io.queuelab.cassandra.workload.WisconsinWorkload;
+import io.queuelab.cassandra.node.CassandraNode;
+import io.queuelab.cassandra.node.LocalCassandraCluster;
 import io.queuelab.core.backend.Backend;
+import io.queuelab.core.process.CpuSet;
+import io.queuelab.core.telemetry.HostResourceSampler;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -22,15 +30,31 @@ import java.util.stream.Collectors;
 /**
  * The options of a Cassandra run, reusable as a picocli mixin ({@code @Mixin CassandraOptions
  * cassandra;}): where the cluster is, how requests are sent, and which seed-003 workload runs.
- * {@link #openBackend()} validates everything and fails with one-line messages.
+ * {@link #openBackend} validates everything and fails with one-line messages. A cluster of
+ * {@code queuelab cassandra start} is named by its directory ({@code --cassandra-dir}): its contact
+ * points, and its node processes for the placement and the telemetry ({@link #runningNodes}), come
+ * from what that directory records, and a directory whose nodes do not run is refused in one line.
  */
 public final class CassandraOptions {
     static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(2);
     static final double DEFAULT_READ_RATIO = 0.25;
 
+    static final String DEFAULT_CONTACT_POINTS = "127.0.0.1:9042";
+    static final String DEFAULT_DEMO_DIRECTORY = "queuelab-data/cassandra";
+
     @Option(names = {"--contact-points", "--contact-point"}, paramLabel = "HOST[:PORT],...",
-            defaultValue = "127.0.0.1:9042", description = "Cassandra nodes to contact first (default: ${DEFAULT-VALUE}).")
+            description = "Cassandra nodes to contact first (default: the nodes of --cassandra-dir, else " + DEFAULT_CONTACT_POINTS + ").")
     String contactPoints;
+
+    @Option(names = "--cassandra-dir", paramLabel = "DIR",
+            description = "The directory of a local cluster of 'queuelab cassandra start --dir DIR'. run and sweep contact its nodes, "
+                    + "record the cpus the kernel gives them as the server's (the models' c) and their pids, run the generator on "
+                    + "the cpus they leave (--cpu-split auto; none shares) and sample the nodes' processes with --telemetry-interval. "
+                    + "The demo starts its own node there (the demo's default: " + DEFAULT_DEMO_DIRECTORY + ").")
+    Path clusterDirectory;
+
+    /** The cluster of --cassandra-dir, read once. */
+    private LocalCassandraCluster cluster;
 
     @Option(names = "--local-dc", defaultValue = "datacenter1",
             description = "The driver's local datacenter (default: ${DEFAULT-VALUE}).")
@@ -105,10 +129,94 @@ public final class CassandraOptions {
 
     /** Connection and request settings, validated. */
     public CqlSettings settings(RequestOptions request) {
-        return new CqlSettings(CqlSettings.parseContactPoints(contactPoints), localDatacenter, keyspace,
+        return new CqlSettings(CqlSettings.parseContactPoints(contactPoints()), localDatacenter, keyspace,
                 replicationFactor, CqlSettings.parseConsistency(writeConsistency),
                 CqlSettings.parseConsistency(readConsistency), poolSize, request.requestTimeout(DEFAULT_REQUEST_TIMEOUT),
                 createSchema);
+    }
+
+    /** The contact points: --contact-points, else the nodes of --cassandra-dir, else {@value #DEFAULT_CONTACT_POINTS}. */
+    String contactPoints() {
+        if (contactPoints != null) {
+            return contactPoints;
+        }
+        return clusterDirectory == null ? DEFAULT_CONTACT_POINTS : cluster().contactPointsOption();
+    }
+
+    /**
+     * The node processes of --cassandra-dir (node1, node2, ... with their data directories), for
+     * the placement and the host-resources telemetry; empty without it. Refuses in one line a
+     * directory that records no cluster, or whose recorded nodes do not all run (their pids gone,
+     * or taken by another process).
+     */
+    List<HostResourceSampler.SampledProcess> runningNodes() {
+        if (clusterDirectory == null) {
+            return List.of();
+        }
+        LocalCassandraCluster recorded = cluster();
+        List<String> stopped = new ArrayList<>();
+        for (CassandraNode node : recorded.nodes()) {
+            if (node.process().isEmpty()) {
+                stopped.add(Integer.toString(node.spec().index()));
+            }
+        }
+        if (stopped.size() == recorded.nodes().size()) {
+            throw new IllegalArgumentException("the Cassandra node(s) recorded in " + clusterDirectory + " are not running "
+                    + "(queuelab cassandra start --dir " + clusterDirectory + ")");
+        }
+        if (!stopped.isEmpty()) {
+            throw new IllegalArgumentException("node(s) " + String.join(", ", stopped) + " of the Cassandra cluster recorded in "
+                    + clusterDirectory + " are not running (queuelab cassandra status --dir " + clusterDirectory + ")");
+        }
+        return nodeProcesses(recorded);
+    }
+
+    /**
+     * Where the server's side of the placement comes from, in the manifest: the directory, the
+     * nodes' pids (those host-resources.csv samples), and with several nodes how they share the cpus
+     * (the server's side is their union, its size the models' c).
+     */
+    String placementSource(List<HostResourceSampler.SampledProcess> nodes) {
+        String where = cluster().directory().toString();
+        if (nodes.size() == 1) {
+            return "the affinity of the Cassandra node recorded in " + where + " (pid " + nodes.get(0).pid() + ")";
+        }
+        Map<HostResourceSampler.SampledProcess, String> cpus = new LinkedHashMap<>();
+        for (HostResourceSampler.SampledProcess node : nodes) {
+            try {
+                cpus.put(node, CpuSet.of(node.pid()).toString());
+            } catch (java.io.IOException ended) {
+                cpus.put(node, "none"); // it ended as the run started
+            }
+        }
+        String together = "the affinity of the " + nodes.size() + " Cassandra nodes recorded in " + where;
+        if (new java.util.HashSet<>(cpus.values()).size() == 1) {
+            return together + " (pids " + nodes.stream().map(n -> Long.toString(n.pid())).collect(Collectors.joining(", "))
+                    + "), which share these cpus";
+        }
+        return together + " (" + cpus.entrySet().stream().map(e -> e.getKey().role() + " pid " + e.getKey().pid() + " cpus "
+                + e.getValue()).collect(Collectors.joining(", ")) + ")";
+    }
+
+    /** The running nodes of {@code cluster} as host-resources telemetry names them; a node that is not running is left out. */
+    static List<HostResourceSampler.SampledProcess> nodeProcesses(LocalCassandraCluster cluster) {
+        List<HostResourceSampler.SampledProcess> nodes = new ArrayList<>();
+        for (CassandraNode node : cluster.nodes()) {
+            node.process().ifPresent(p -> nodes.add(new HostResourceSampler.SampledProcess(
+                    "node" + node.spec().index(), p.pid(), node.spec().directory().resolve("data"))));
+        }
+        return nodes;
+    }
+
+    private LocalCassandraCluster cluster() {
+        if (cluster == null) {
+            try {
+                cluster = LocalCassandraCluster.open(clusterDirectory);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("--cassandra-dir: " + e.getMessage() + "; queuelab cassandra start --dir DIR records one");
+            }
+        }
+        return cluster;
     }
 
     /** The workload the options describe, validated. */

@@ -23,7 +23,9 @@ import java.util.List;
  * applied with {@link CpuPinning} once the server runs, and the placement the kernel then reports
  * is what the manifest records. A server queuelab does not start is not pinned: its side is the
  * affinity the kernel gives the process named by {@code --server-pid} (a server on this machine), or
- * the cores {@code --server-cores} states (a server elsewhere), or unknown. Guarantees: a list naming
+ * the cores {@code --server-cores} states (a server elsewhere), or unknown. A server queuelab started
+ * earlier and placed then (the nodes of {@code queuelab cassandra start}, {@link #applyBeside}) keeps
+ * its cpus, and the generator takes the others. Guarantees: a list naming
  * a CPU this process may not use, server and client lists that overlap, an empty side, a split asked
  * for with no server to place, or {@code --server-cores} not a whole number >= 1 or given for a server
  * queuelab starts is a one-line {@link IllegalArgumentException}; a machine where pinning fails (no
@@ -79,24 +81,99 @@ public final class CpuSplitOptions {
         }
         String note = null;
         if (asked == null) {
-            note = split.equals(NONE) ? null : "not pinned: " + available.size() + " cpu available to queuelab (" + available + ")";
+            note = split.equals(NONE) ? null : oneCpuNote(available);
         } else {
-            try {
-                for (HostResourceSampler.SampledProcess server : started) {
-                    CpuPinning.pin(server.pid(), asked.server);
+            note = pinServers(started, asked.server, available);
+            if (note == null) {
+                note = pinGenerator(asked.client, available);
+                if (note != null) {
+                    note += unpin(started, available);
                 }
-                before = available;
-                CpuPinning.pin(ProcessHandle.current().pid(), asked.client);
-            } catch (IOException e) {
-                // a split half done is no split: whatever was pinned gets every cpu back, so that the note is true
-                note = "not pinned: " + e.getMessage() + unpin(started, available);
             }
         }
+        sayShared(note, available, err);
+        return new Placement(Placement.Side.ofThisThread(), serverSide(started, "the server process's affinity"), split, note);
+    }
+
+    /**
+     * As {@link #apply(List, PrintWriter)}, for servers queuelab started earlier and placed then
+     * (the nodes of {@code queuelab cassandra start}, on the cpus its {@code --cpus} gave them): they
+     * keep those cpus; under {@code auto} the generator takes the available cpus they leave, under
+     * {@code none} it shares. The server's side is the kernel's view of {@code placed} now, recorded
+     * with {@code source}. When they leave no cpu, or pinning fails, the note says "not pinned: why"
+     * and one line on stderr says the two share.
+     */
+    Placement applyBeside(List<HostResourceSampler.SampledProcess> placed, String source, PrintWriter err) {
+        validateBeside(source);
+        CpuSet available = available();
+        Placement.Side server = serverSide(placed, source);
+        String note = null;
+        if (split.equals(AUTO)) {
+            CpuSet rest = server == null ? available : available.minus(CpuSet.parse(server.cpus()));
+            note = rest.isEmpty()
+                    ? "not pinned: the server runs on every cpu available to queuelab (" + available + ")"
+                    : pinGenerator(rest, available);
+        }
+        sayShared(note, available, err);
+        return new Placement(Placement.Side.ofThisThread(), server, split, note);
+    }
+
+    /** Refuses a SERVER/CLIENT split for servers placed earlier ({@link #applyBeside}): their cpus are not this command's to choose. */
+    void validateBeside(String servers) {
+        validate();
+        if (!split.equals(AUTO) && !split.equals(NONE)) {
+            throw new IllegalArgumentException("--cpu-split " + split + " places a server this command starts; " + servers
+                    + " keep the cpus they were started on: the generator takes the others (auto) or shares them (none)");
+        }
+    }
+
+    /**
+     * The cpus {@code auto} gives a server: the first half of {@code available}, rounded up; null
+     * below two cpus, where nothing can be split.
+     */
+    static CpuSet autoServerCpus(CpuSet available) {
+        return available.size() < 2 ? null : available.first((available.size() + 1) / 2);
+    }
+
+    /** The note of a split {@code auto} could not make: one cpu. */
+    static String oneCpuNote(CpuSet available) {
+        return "not pinned: " + available.size() + " cpu available to queuelab (" + available + ")";
+    }
+
+    /**
+     * Pins every server process to {@code cpus}; returns null when each is on them, else the note
+     * "not pinned: why", after every server pinned so far got {@code available} back (a split half
+     * done is no split, and the note must be true).
+     */
+    static String pinServers(List<HostResourceSampler.SampledProcess> servers, CpuSet cpus, CpuSet available) {
+        try {
+            for (HostResourceSampler.SampledProcess server : servers) {
+                CpuPinning.pin(server.pid(), cpus);
+            }
+            return null;
+        } catch (IOException e) {
+            return "not pinned: " + e.getMessage() + unpin(servers, available);
+        }
+    }
+
+    /** The one line on stderr that says the server and the generator share cpus, when {@code note} says why. */
+    static void sayShared(String note, CpuSet available, PrintWriter err) {
         if (note != null) {
             err.println("queuelab: the server and the generator share cpus " + available + " (" + note + ")");
             err.flush();
         }
-        return new Placement(Placement.Side.ofThisThread(), serverSide(started, "the server process's affinity"), split, note);
+    }
+
+    /** Pins this JVM to {@code cpus}, {@link #restore} to give it {@code available} back; null when pinned, else the note. */
+    private String pinGenerator(CpuSet cpus, CpuSet available) {
+        try {
+            before = available;
+            CpuPinning.pin(ProcessHandle.current().pid(), cpus);
+            return null;
+        } catch (IOException e) {
+            before = null;
+            return "not pinned: " + e.getMessage();
+        }
     }
 
     /**
@@ -116,8 +193,7 @@ public final class CpuSplitOptions {
     }
 
     /** Gives the servers back every available cpu after a split failed half-way; what could not be undone, said. */
-    private String unpin(List<HostResourceSampler.SampledProcess> started, CpuSet available) {
-        before = null;
+    private static String unpin(List<HostResourceSampler.SampledProcess> started, CpuSet available) {
         List<String> stuck = new ArrayList<>();
         for (HostResourceSampler.SampledProcess server : started) {
             if (!ProcessHandle.of(server.pid()).map(ProcessHandle::isAlive).orElse(false)) {
@@ -168,11 +244,8 @@ public final class CpuSplitOptions {
             return null;
         }
         if (split.equals(AUTO)) {
-            if (available.size() < 2) {
-                return null;
-            }
-            CpuSet server = available.first((available.size() + 1) / 2);
-            return new Sides(server, available.minus(server));
+            CpuSet server = autoServerCpus(available);
+            return server == null ? null : new Sides(server, available.minus(server));
         }
         int slash = split.indexOf('/');
         if (slash < 0 || split.indexOf('/', slash + 1) >= 0) {

@@ -110,10 +110,6 @@ public final class DemoCommand implements Callable<Integer> {
             description = "cassandra: Poisson rates of the range-read sweep (default ${DEFAULT-VALUE}).")
     List<Double> readRates;
 
-    @Option(names = "--cassandra-dir", defaultValue = "queuelab-data/cassandra",
-            description = "cassandra: directory of the demo's own node (default ${DEFAULT-VALUE}).")
-    Path cassandraDir;
-
     @Mixin
     JdbcConnectionOptions connection;
 
@@ -287,6 +283,8 @@ public final class DemoCommand implements Callable<Integer> {
         LocalCassandraCluster cluster = null;
         try {
             if (ownNode) {
+                Path cassandraDir = cassandra.clusterDirectory != null ? cassandra.clusterDirectory
+                        : Path.of(CassandraOptions.DEFAULT_DEMO_DIRECTORY);
                 w.println("starting a local Cassandra node in " + cassandraDir + " (20-70 s)...");
                 w.flush();
                 cluster = LocalCassandraCluster.start(cassandraDir, LocalCassandraCluster.defaults(), false, Duration.ofMinutes(5));
@@ -329,14 +327,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** The nodes the demo started, for host-resource telemetry; none when it drives a cluster elsewhere. */
     private static List<HostResourceSampler.SampledProcess> nodeProcesses(LocalCassandraCluster cluster) {
-        List<HostResourceSampler.SampledProcess> nodes = new ArrayList<>();
-        if (cluster != null) {
-            for (var node : cluster.nodes()) {
-                node.process().ifPresent(p -> nodes.add(new HostResourceSampler.SampledProcess(
-                        "node" + node.spec().index(), p.pid(), node.spec().directory().resolve("data"))));
-            }
-        }
-        return nodes;
+        return cluster == null ? List.of() : CassandraOptions.nodeProcesses(cluster);
     }
 
     private static void refuseExisting(Path dir) {

@@ -109,6 +109,76 @@ class CassandraCliTest {
         // cpus this process may not use, or none, are refused before anything starts
         assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", "4095"), "--cpus 4095: cpu 4095");
         assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", "x"), "'x' is not a cpu list");
+        // every cpu for the nodes leaves a generator none (on one cpu, that one cpu)
+        io.queuelab.core.process.CpuSet mine = io.queuelab.core.process.CpuSet.ofThisThread();
+        assertOneLineError(CliTestSupport.run("cassandra", "start", "--dir", empty.toString(), "--cpus", mine.toString()),
+                "--cpus " + mine + " leaves the generator no cpu");
         assertEquals(0, java.nio.file.Files.list(empty).count(), "nothing created");
+    }
+
+    /**
+     * A cluster directory whose recorded node no longer runs: its pid is now another process's
+     * (this JVM's, whose command line names no cassandra.yaml). run and sweep say so in one line,
+     * and nothing is created or pinned: this JVM keeps its cpus.
+     */
+    @Test
+    void aClusterWhoseNodeIsGoneIsNotRunningAndNothingIsPinned(@TempDir Path tmp) throws Exception {
+        Path cluster = tmp.resolve("cassandra");
+        java.nio.file.Files.createDirectories(cluster.resolve("node-1"));
+        java.nio.file.Files.writeString(cluster.resolve("cluster.properties"), "nodes=1\nheap=512M\nnative_port=9042\n"
+                + "storage_port=7000\njmx_port_base=7199\ncluster_name=queuelab\nversion=5.0.9\n");
+        java.nio.file.Files.writeString(cluster.resolve("node-1/pid"), Long.toString(ProcessHandle.current().pid()));
+        io.queuelab.core.process.CpuSet before = io.queuelab.core.process.CpuSet.ofThisThread();
+        Path out = tmp.resolve("out");
+        String notRunning = "the Cassandra node(s) recorded in " + cluster + " are not running (queuelab cassandra start --dir " + cluster + ")";
+        assertEquals(notRunning, assertRefused(CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir", cluster.toString(),
+                "--rate", "10", "--duration", "1s", "--out", out.toString())));
+        assertEquals(notRunning, assertRefused(CliTestSupport.run("sweep", "--backend", "cassandra", "--cassandra-dir", cluster.toString(),
+                "--rates", "10", "--duration", "1s", "--warmup", "0s", "--out", out.toString())));
+        assertTrue(java.nio.file.Files.notExists(out), "no run or sweep directory");
+        assertEquals(before, io.queuelab.core.process.CpuSet.ofThisThread(), "the generator was not pinned");
+        // what cannot go with a cluster of queuelab's: another backend, a split of cpus cassandra start chose, another server
+        assertOneLineError(CliTestSupport.run("run", "--backend", "noop", "--cassandra-dir", cluster.toString(), "--rate", "10",
+                "--duration", "1s", "--out", out.toString()), "--cassandra-dir names a Cassandra cluster: it goes with --backend cassandra");
+        assertOneLineError(CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir", cluster.toString(), "--cpu-split",
+                "0/1", "--rate", "10", "--duration", "1s", "--out", out.toString()), "--cpu-split 0/1 places a server this command starts");
+        assertOneLineError(CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir", tmp.resolve("none").toString(),
+                "--rate", "10", "--duration", "1s", "--out", out.toString()), "--cassandra-dir: no Cassandra cluster recorded in");
+        assertTrue(java.nio.file.Files.notExists(out), "no run directory");
+    }
+
+    /**
+     * Two nodes recorded, the first running (a stand-in whose command line names its config, as a
+     * node's does), the second gone: the run names the node that is not running, and pins nothing.
+     */
+    @Test
+    void aClusterWithOneNodeGoneNamesItAndPinsNothing(@TempDir Path tmp) throws Exception {
+        Path cluster = tmp.resolve("cassandra");
+        java.nio.file.Files.createDirectories(cluster.resolve("node-2"));
+        java.nio.file.Files.writeString(cluster.resolve("cluster.properties"), "nodes=2\nheap=512M\nnative_port=9042\n"
+                + "storage_port=7000\njmx_port_base=7199\ncluster_name=queuelab\nversion=5.0.9\n");
+        Path config = cluster.toAbsolutePath().normalize().resolve("node-1/cassandra.yaml");
+        Process standIn = new ProcessBuilder("sh", "-c", "sleep 60; :", "-Dcassandra.config=" + config.toUri()).start();
+        try {
+            java.nio.file.Files.createDirectories(config.getParent());
+            java.nio.file.Files.writeString(cluster.resolve("node-1/pid"), Long.toString(standIn.pid()));
+            java.nio.file.Files.writeString(cluster.resolve("node-2/pid"), "99999999");
+            io.queuelab.core.process.CpuSet before = io.queuelab.core.process.CpuSet.ofThisThread();
+            Path out = tmp.resolve("out");
+            assertEquals("node(s) 2 of the Cassandra cluster recorded in " + cluster + " are not running (queuelab cassandra status --dir "
+                    + cluster + ")", assertRefused(CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir",
+                    cluster.toString(), "--rate", "10", "--duration", "1s", "--out", out.toString())));
+            assertTrue(java.nio.file.Files.notExists(out), "no run directory");
+            assertEquals(before, io.queuelab.core.process.CpuSet.ofThisThread(), "the generator was not pinned");
+            assertEquals(before, io.queuelab.core.process.CpuSet.of(standIn.pid()), "the running node was not pinned");
+        } finally {
+            standIn.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    /** The one line of a refusal with exit 2, without its "queuelab: " prefix. */
+    private static String assertRefused(CliTestSupport.Result result) {
+        assertOneLineError(result, "");
+        return result.err().strip().substring("queuelab: ".length());
     }
 }

@@ -1,7 +1,11 @@
 package io.queuelab.cli;
 
+import java.util.List;
 import java.util.Map;
 import io.queuelab.cassandra.CqlErrors;
+import io.queuelab.core.manifest.Placement;
+import io.queuelab.core.process.CpuSet;
+import io.queuelab.core.telemetry.HostResourceSampler;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
 import org.junit.jupiter.api.Test;
@@ -14,10 +18,12 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code queuelab cassandra start}, {@code status} and {@code stop} on a real node, and
- * {@code queuelab demo --backend cassandra} on that node in between (one node start for both).
+ * {@code queuelab run --cassandra-dir} and {@code queuelab demo --backend cassandra} on that node in
+ * between (one node start for all).
  */
 class CassandraDemoTest {
     /** What a loaded machine may add to a run's outcomes besides ok: requests that took too long, never wrong ones. */
@@ -27,6 +33,12 @@ class CassandraDemoTest {
     @TempDir
     Path dir;
 
+    /**
+     * The node is started with the default --cpus auto: the first half of this process's cpus,
+     * which status reads back from the kernel; a run that names its directory puts the generator on
+     * the others and records both (and the node's pid in host-resources.csv); once it is stopped, a
+     * run says the node is not running. On one cpu nothing can be split, and the test says so.
+     */
     @Test
     void aNodeStartedByTheCliRunsTheDemoAndStops() throws Exception {
         Path node = dir.resolve("cassandra");
@@ -34,18 +46,22 @@ class CassandraDemoTest {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        // the node pinned to the first cpu of this process's: status reads back what the kernel says of its pid
-        io.queuelab.core.process.CpuSet mine = io.queuelab.core.process.CpuSet.ofThisThread();
-        String first = Integer.toString(mine.cpus().get(0));
+        CpuSet mine = CpuSet.ofThisThread();
+        CpuSet nodeCpus = mine.size() < 2 ? mine : CpuSplitOptions.autoServerCpus(mine);
         CliTestSupport.Result start = CliTestSupport.run("cassandra", "start", "--dir", node.toString(), "--native-port",
-                Integer.toString(port), "--cpus", first);
+                Integer.toString(port));
         try {
             assertEquals(0, start.exitCode(), start.err() + start.out());
             assertTrue(start.out().contains("contact points: 127.0.0.1:" + port), start.out());
             CliTestSupport.Result up = CliTestSupport.run("cassandra", "status", "--dir", node.toString());
             assertEquals(0, up.exitCode(), up.err() + up.out());
-            assertTrue(up.out().matches("(?s)node 1 127\\.0\\.0\\.1:" + port + " pid \\d+ cpus " + first + " up \\(CQL answers\\)\\s*"),
+            assertTrue(up.out().matches("(?s)node 1 127\\.0\\.0\\.1:" + port + " pid \\d+ cpus " + nodeCpus + " up \\(CQL answers\\)\\s*"),
                     up.out());
+            if (mine.size() >= 2) {
+                assertTrue(start.out().contains("the node runs on cpus " + nodeCpus + " and a generator gets cpus " + mine.minus(nodeCpus)),
+                        start.out());
+            }
+            runBeside(node, mine, nodeCpus);
             demo(port);
         } finally {
             CliTestSupport.Result stop = CliTestSupport.run("cassandra", "stop", "--dir", node.toString());
@@ -55,6 +71,48 @@ class CassandraDemoTest {
         CliTestSupport.Result down = CliTestSupport.run("cassandra", "status", "--dir", node.toString());
         assertEquals(1, down.exitCode(), down.err() + down.out());
         assertTrue(down.out().startsWith("node 1 ") && !down.out().contains("up (CQL answers)"), down.out());
+        Path late = dir.resolve("late");
+        CliTestSupport.Result gone = CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir", node.toString(), "--rate", "10",
+                "--duration", "1s", "--out", late.toString());
+        assertEquals(2, gone.exitCode(), gone.err() + gone.out());
+        assertEquals("queuelab: the Cassandra node(s) recorded in " + node + " are not running (queuelab cassandra start --dir " + node
+                + ")", gone.err().strip());
+        assertTrue(Files.notExists(late), "no run directory");
+        assertEquals(mine, CpuSet.ofThisThread(), "nothing pinned");
+        assumeTrue(mine.size() >= 2, "one cpu (" + mine + "): the node and the generator could not be split, so the split was not checked");
+    }
+
+    /**
+     * A two-second run against the node by its directory: contact points, placement and the
+     * node's process all come from it, the manifest's placement is the models' c, and the test
+     * JVM gets its cpus back afterwards.
+     */
+    private void runBeside(Path node, CpuSet mine, CpuSet nodeCpus) throws Exception {
+        Path run = dir.resolve("beside");
+        CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "cassandra", "--cassandra-dir", node.toString(),
+                "--rate", "50", "--duration", "2s", "--telemetry-interval", "500ms", "--preload", "3000", "--range-min", "500",
+                "--range-max", "1000", "--limit", "1000", "--report-interval", "0", "--out", run.toString());
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        assertEquals(mine, CpuSet.ofThisThread(), "the test JVM has its cpus back");
+        Placement p = RunDirectory.open(run).manifest().placement().orElseThrow();
+        assertEquals("auto", p.split(), p.toString());
+        assertTrue(p.server() != null, "the node's side recorded: " + p);
+        assertEquals(nodeCpus.toString(), p.server().cpus(), p.toString());
+        assertEquals(nodeCpus.size(), p.server().cores(), p.toString());
+        String pid = Files.readString(node.resolve("node-1/pid")).strip();
+        assertEquals("the affinity of the Cassandra node recorded in " + node.toAbsolutePath().normalize() + " (pid " + pid + ")",
+                p.server().source());
+        if (mine.size() >= 2) {
+            assertEquals(null, p.note(), p.toString());
+            assertEquals(mine.minus(nodeCpus).toString(), p.client().cpus(), p.toString());
+            assertTrue(p.separate(), p.toString());
+        } else {
+            assertTrue(p.note() != null && p.note().startsWith("not pinned"), p.toString());
+        }
+        List<String> resources = Files.readAllLines(run.resolve(HostResourceSampler.FILE_NAME));
+        assertTrue(resources.stream().anyMatch(l -> l.contains(",node1," + pid + ",")),
+                "the node's process sampled: " + String.join("\n", resources));
+        assertTrue(r.out().contains("cpus: server " + nodeCpus), r.out());
     }
 
     /**

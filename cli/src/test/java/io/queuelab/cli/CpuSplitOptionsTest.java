@@ -123,4 +123,53 @@ class CpuSplitOptionsTest {
             options.restore();
         }
     }
+
+    /**
+     * A server placed earlier (as cassandra start places its nodes) keeps its cpus; auto puts the
+     * generator on the ones it leaves, none leaves the generator on every cpu; both record the
+     * server's side as the kernel has it, with the source given.
+     */
+    @Test
+    void besideAServerPlacedEarlierTheGeneratorTakesTheCpusItLeaves() throws Exception {
+        HostResourceSampler.SampledProcess server = server();
+        CpuSet first = CpuSplitOptions.autoServerCpus(available);
+        io.queuelab.core.process.CpuPinning.pin(server.pid(), first);
+        CpuSplitOptions auto = split("auto");
+        try {
+            Placement p = auto.applyBeside(List.of(server), "the nodes of D", new PrintWriter(err, true));
+            assertEquals(first, CpuSet.of(server.pid()), "the server keeps its cpus");
+            assertEquals(available.minus(first), CpuSet.ofThisThread(), "the generator, as the kernel has it");
+            assertEquals(new Placement.Side(first.toString(), first.size(), "the nodes of D"), p.server());
+            assertEquals(available.minus(first).toString(), p.client().cpus(), p.toString());
+            assertEquals("auto", p.split());
+            assertEquals(null, p.note(), p.toString());
+            assertTrue(p.separate(), p.toString());
+        } finally {
+            auto.restore();
+        }
+        assertEquals(available, CpuSet.ofThisThread(), "restore() gives the generator its cpus back");
+        CpuSplitOptions none = split("none");
+        Placement shared = none.applyBeside(List.of(server), "the nodes of D", new PrintWriter(err, true));
+        assertEquals(available, CpuSet.ofThisThread(), "none: the generator is not pinned");
+        assertEquals(first.toString(), shared.server().cpus(), shared.toString());
+        assertEquals("none", shared.split());
+        assertEquals(null, shared.note(), shared.toString());
+        assertEquals("", err.toString());
+    }
+
+    /** A server placed earlier on every cpu leaves the generator none: it is not pinned, and the note and one line say so. */
+    @Test
+    void aServerPlacedOnEveryCpuLeavesTheGeneratorSharing() throws Exception {
+        HostResourceSampler.SampledProcess server = server();
+        CpuSplitOptions auto = split("auto");
+        try {
+            Placement p = auto.applyBeside(List.of(server), "the nodes of D", new PrintWriter(err, true));
+            assertEquals(available, CpuSet.ofThisThread(), "the generator was not pinned");
+            assertEquals("not pinned: the server runs on every cpu available to queuelab (" + available + ")", p.note());
+            assertEquals(available.toString(), p.server().cpus(), p.toString());
+            assertEquals("queuelab: the server and the generator share cpus " + available + " (" + p.note() + ")", err.toString().strip());
+        } finally {
+            auto.restore();
+        }
+    }
 }
