@@ -1,5 +1,7 @@
 package io.queuelab.jdbc;
 
+import io.queuelab.core.process.MachineCache;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -18,9 +20,9 @@ import java.util.stream.Stream;
  * install with queuelab's account and database, copied into a new directory in place of the
  * install (another 8 s).
  *
- * <p>Where: {@code $QUEUELAB_CACHE}, else {@code $XDG_CACHE_HOME/queuelab}, else
- * {@code ~/.cache/queuelab}; in it {@code mariadb-VERSION/} (the binaries) and
- * {@code mariadb-VERSION-data/} (the installed data, taken from a server stopped cleanly right after
+ * <p>Where: the machine's cache ({@link MachineCache}: {@code ~/.cache/queuelab} unless
+ * {@code $QUEUELAB_CACHE} or {@code $XDG_CACHE_HOME} says otherwise), in {@code mariadb-VERSION/}:
+ * {@code server/} (the binaries) and {@code data/} (the installed data, taken from a server stopped cleanly right after
  * its install, so a cold copy of it is a valid data directory anywhere).
  *
  * <p>Guarantees: each is used only once complete (its marker is written after the last file, and a
@@ -39,21 +41,17 @@ final class SharedServerFiles {
 
     /** The server's binaries of this version. */
     static Path binaries() {
-        return cache().resolve(EmbeddedMariaDb.SERVER_VERSION);
+        return ours().resolve("server");
     }
 
     /** The installed data template of this version. */
     static Path dataTemplate() {
-        return cache().resolve(EmbeddedMariaDb.SERVER_VERSION + "-data");
+        return ours().resolve("data");
     }
 
-    private static Path cache() {
-        String own = System.getenv("QUEUELAB_CACHE");
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path cache = own != null && !own.isBlank() ? Path.of(own)
-                : xdg != null && !xdg.isBlank() ? Path.of(xdg, "queuelab")
-                : Path.of(System.getProperty("user.home"), ".cache", "queuelab");
-        return cache.toAbsolutePath().normalize();
+    /** This version's entry of the machine's cache. */
+    private static Path ours() {
+        return MachineCache.directory().resolve(EmbeddedMariaDb.SERVER_VERSION);
     }
 
     /** What fills a shared directory. */

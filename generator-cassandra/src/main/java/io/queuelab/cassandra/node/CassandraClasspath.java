@@ -35,14 +35,9 @@ public final class CassandraClasspath {
         return launcherProperties().getProperty("cassandra.version");
     }
 
-    /**
-     * The directory of the machine-wide cache: {@code $XDG_CACHE_HOME/queuelab}, else
-     * {@code ~/.cache/queuelab}.
-     */
+    /** The directory of the machine-wide cache ({@link io.queuelab.core.process.MachineCache}). */
     public static Path machineCache() {
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-        return base.resolve("queuelab");
+        return io.queuelab.core.process.MachineCache.directory();
     }
 
     /** Resolves (or reuses from the {@link #machineCache()}) the class path of Cassandra {@code version}. */
