@@ -92,6 +92,23 @@ record EmulatedRun(double[] intended, double[] sent, double[] completed) {
     }
 
     /**
+     * The requests issued before the emulation starts: an open run's every intended instant, drawn
+     * from {@code random} as a Poisson stream of {@code lambda} a second (returns {@code intended}'s
+     * length); a closed run's {@code jobs} first requests, all at 0 (returns how many).
+     */
+    static int issueAtStart(java.util.Random random, double lambda, int jobs, double[] intended) {
+        if (jobs > 0) {
+            return Math.min(jobs, intended.length);
+        }
+        double t = 0;
+        for (int i = 0; i < intended.length; i++) {
+            t += -Math.log(1 - random.nextDouble()) / lambda;
+            intended[i] = t;
+        }
+        return intended.length;
+    }
+
+    /**
      * A java.util.Random stream for an emulation's {@code seed}, seeded through SplitMix64's
      * finalizer: Random's first draws for nearby seeds are nearly equal, so replications seeded
      * 10, 11, 12 ... would not be independent.

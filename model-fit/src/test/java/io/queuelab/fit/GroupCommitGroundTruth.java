@@ -76,15 +76,7 @@ final class GroupCommitGroundTruth {
         double[] intended = new double[requests];
         double[] sent = new double[requests];
         double[] completed = new double[requests];
-        int issued = 0;
-        if (jobs == 0) {
-            for (double t = 0; issued < requests; issued++) {
-                t += -Math.log(1 - random.nextDouble()) / lambda;
-                intended[issued] = t;
-            }
-        } else {
-            issued = Math.min(jobs, requests); // all at 0
-        }
+        int issued = EmulatedRun.issueAtStart(random, lambda, jobs, intended);
         int[] phase = new int[k];           // of each connection's request
         int[] request = new int[k];
         double[] until = new double[k];     // end of TO_SERVER or BACK

@@ -58,15 +58,7 @@ final class TimeSlicedGroundTruth {
         double[] sent = new double[requests];
         double[] completed = new double[requests];
         double[] remaining = new double[requests];
-        int issued = 0;
-        if (jobs == 0) {
-            for (double t = 0; issued < requests; issued++) {
-                t += -Math.log(1 - random.nextDouble()) / lambda;
-                intended[issued] = t;
-            }
-        } else {
-            issued = Math.min(jobs, requests); // all at 0
-        }
+        int issued = EmulatedRun.issueAtStart(random, lambda, jobs, intended);
         ArrayDeque<Integer> clientQueue = new ArrayDeque<>();
         ArrayDeque<Integer> runQueue = new ArrayDeque<>();
         int[] onCore = new int[server.cores()];
