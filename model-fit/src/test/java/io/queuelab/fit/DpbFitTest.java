@@ -116,13 +116,20 @@ class DpbFitTest {
     }
 
     @Test
-    void aGivenMinimumPauseIsUsedInBothRuns() {
-        // Table 1's flushes last ~0.48 s: a min(T_pause) of 0.2 s finds about the flushes the automatic threshold finds
+    void aGivenMinimumPauseIsUsedInBothRuns() throws IOException {
+        // Table 1's flushes last ~0.48 s, and the automatic threshold is ~0.385 s: a min(T_pause) of 0.2 s finds every
+        // flush and some ordinary gaps between 0.2 and 0.385 s besides (916-945 pauses against 802-809 found
+        // automatically and 806-812 true flushes, in ten runs of this design). It was asserted "within 15 % of the
+        // automatic count", which held by 4 pauses on one sample path and failed on the next
         DpbFit fit = DpbFit.fit(open, closed, single, 0.2);
         assertEquals(0.2, fit.pauseThresholdSeconds());
         assertEquals(0.2, fit.openFlushes().thresholdSeconds());
         int automatic = DpbFit.fit(open, closed, single).openFlushes().count();
-        assertEquals(automatic, fit.openFlushes().count(), 0.15 * automatic, "flushes in the open run");
+        long trueFlushes = Files.readAllLines(tmp.resolve("open-25").resolve("flushes.tsv")).stream()
+                .filter(line -> !line.isBlank() && Character.isDigit(line.charAt(0))).count();
+        int given = fit.openFlushes().count();
+        assertTrue(given > automatic && given >= 0.99 * trueFlushes && given <= 1.25 * trueFlushes,
+                "flushes in the open run at 0.2 s: " + given + ", automatic " + automatic + ", true " + trueFlushes);
         assertEquals(0.48, fit.meanPauseSeconds(), 0.48 * 0.1, "T_pause of the closed run");
         // one above every flush finds none
         IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> DpbFit.fit(open, closed, single, 5));

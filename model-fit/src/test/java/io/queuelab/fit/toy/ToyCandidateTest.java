@@ -91,10 +91,13 @@ class ToyCandidateTest {
             SimRuns.relabelAsMeasured(run, null);
             fit.add(run);
         }
+        // held-out runs of 200,000 requests: one run's mean and p99 at 400/s (rho 0.8) spread by 1.3 % and 3.6 % (sd over
+        // 30 seeds of the truth; 3.3 % and 9.6 % with 20,000, where the bounds were a coin toss for the p99), so the
+        // bounds below, 5 % and 12 %, are 3.8 and 3.3 of their sds
         List<Path> heldOut = new ArrayList<>();
         for (double rate : new double[] {200, 400}) {
             Path run = dir.resolve("held-" + (int) rate);
-            SimRuns.write(run, truth, ArrivalProcess.open(rate), 20_000, 7 + (long) rate);
+            SimRuns.write(run, truth, ArrivalProcess.open(rate), 200_000, 7 + (long) rate);
             SimRuns.relabelAsMeasured(run, null);
             heldOut.add(run);
         }
@@ -107,7 +110,7 @@ class ToyCandidateTest {
         List<RunPrediction> predictions = result.model("md1").predictions();
         assertEquals(2, predictions.size(), table);
         for (RunPrediction p : predictions) {
-            assertTrue(Math.abs(p.meanError()) < 0.05 && Math.abs(p.p99Error()) < 0.10, () -> p.name() + ": " + table);
+            assertTrue(Math.abs(p.meanError()) < 0.05 && Math.abs(p.p99Error()) < 0.12, () -> p.name() + ": " + table);
         }
     }
 
