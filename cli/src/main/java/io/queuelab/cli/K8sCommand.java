@@ -459,13 +459,8 @@ public final class K8sCommand implements Callable<Integer> {
     }
 
     private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        if (Files.exists(dir)) {
+            com.google.common.io.MoreFiles.deleteRecursively(dir, com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE);
         }
     }
 

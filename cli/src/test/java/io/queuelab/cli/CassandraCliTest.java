@@ -123,10 +123,7 @@ class CassandraCliTest {
      */
     @Test
     void aClusterWhoseNodeIsGoneIsNotRunningAndNothingIsPinned(@TempDir Path tmp) throws Exception {
-        Path cluster = tmp.resolve("cassandra");
-        java.nio.file.Files.createDirectories(cluster.resolve("node-1"));
-        java.nio.file.Files.writeString(cluster.resolve("cluster.properties"), "nodes=1\nheap=512M\nnative_port=9042\n"
-                + "storage_port=7000\njmx_port_base=7199\ncluster_name=queuelab\nversion=5.0.9\n");
+        Path cluster = recordedCluster(tmp, 1);
         java.nio.file.Files.writeString(cluster.resolve("node-1/pid"), Long.toString(ProcessHandle.current().pid()));
         io.queuelab.core.process.CpuSet before = io.queuelab.core.process.CpuSet.ofThisThread();
         Path out = tmp.resolve("out");
@@ -148,15 +145,26 @@ class CassandraCliTest {
     }
 
     /**
+     * A cluster directory as {@code cassandra start} records one of {@code nodes} nodes (the state
+     * file and each node's directory), whose nodes the test then makes running or gone by their pid files.
+     */
+    private static Path recordedCluster(Path tmp, int nodes) throws java.io.IOException {
+        Path cluster = tmp.resolve("cassandra");
+        for (int i = 1; i <= nodes; i++) {
+            java.nio.file.Files.createDirectories(cluster.resolve("node-" + i));
+        }
+        java.nio.file.Files.writeString(cluster.resolve("cluster.properties"), "nodes=" + nodes + "\nheap=512M\nnative_port=9042\n"
+                + "storage_port=7000\njmx_port_base=7199\ncluster_name=queuelab\nversion=5.0.9\n");
+        return cluster;
+    }
+
+    /**
      * Two nodes recorded, the first running (a stand-in whose command line names its config, as a
      * node's does), the second gone: the run names the node that is not running, and pins nothing.
      */
     @Test
     void aClusterWithOneNodeGoneNamesItAndPinsNothing(@TempDir Path tmp) throws Exception {
-        Path cluster = tmp.resolve("cassandra");
-        java.nio.file.Files.createDirectories(cluster.resolve("node-2"));
-        java.nio.file.Files.writeString(cluster.resolve("cluster.properties"), "nodes=2\nheap=512M\nnative_port=9042\n"
-                + "storage_port=7000\njmx_port_base=7199\ncluster_name=queuelab\nversion=5.0.9\n");
+        Path cluster = recordedCluster(tmp, 2);
         Path config = cluster.toAbsolutePath().normalize().resolve("node-1/cassandra.yaml");
         Process standIn = new ProcessBuilder("sh", "-c", "sleep 60; :", "-Dcassandra.config=" + config.toUri()).start();
         try {
