@@ -118,6 +118,10 @@ final class ArrivalRecorder {
             lag.recordValue(clamp(r.dispatched - r.intended));
         }
         dispatched[r.phase]++;
+        if (unsorted.isEmpty() && r.dispatched <= r.intended) {
+            inTimeOrder(r); // what the queue below would do at once: every request that waited in order
+            return;
+        }
         unsorted.add(r);
         // every later arrival is dispatched at or after its intended instant, which is at or after this one's
         while (!unsorted.isEmpty() && unsorted.peek().dispatched <= r.intended) {

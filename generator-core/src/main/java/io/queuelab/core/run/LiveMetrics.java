@@ -2,7 +2,6 @@ package io.queuelab.core.run;
 
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.Gauge;
-import com.codahale.metrics.Histogram;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Snapshot;
 import io.queuelab.core.log.LogFormat;
@@ -26,22 +25,42 @@ public final class LiveMetrics {
     private final Counter completed = registry.counter("requests.ok");
     private final Counter errors = registry.counter("requests.errors");
     private final Counter dropped = registry.counter("requests.dropped");
-    private final Histogram response = registry.register("response.ns", new Histogram(new HdrHistogramReservoir()));
+    /** Response times of ok requests; kept beside the registry, whose Histogram would count each value atomically. */
+    private final HdrHistogramReservoir response = new HdrHistogramReservoir();
+    // the logger's counts since its last publish(): plain fields, as only it updates them
+    private long completedUnpublished;
+    private long errorsUnpublished;
+    private long droppedUnpublished;
     private ScheduledExecutorService reporter;
 
     public MetricRegistry registry() {
         return registry;
     }
 
+    /** Counts one logged request; the counters see it at the next {@link #publish()}. Logger thread only. */
     void logged(Request r, int outcome) {
         if (outcome == LogFormat.OK) {
-            completed.inc();
+            completedUnpublished++;
             response.update(r.completed - r.intended);
         } else if (outcome == LogFormat.DROPPED) {
-            dropped.inc();
+            droppedUnpublished++;
         } else if (outcome >= LogFormat.FIRST_ERROR) {
-            errors.inc();
+            errorsUnpublished++;
         }
+    }
+
+    /**
+     * Adds the requests counted since the last call to the registry's counters. The logger calls it
+     * after each batch: one atomic add per counter and batch rather than per request, and a
+     * progress line is at most one batch behind.
+     */
+    void publish() {
+        completed.inc(completedUnpublished);
+        errors.inc(errorsUnpublished);
+        dropped.inc(droppedUnpublished);
+        completedUnpublished = 0;
+        errorsUnpublished = 0;
+        droppedUnpublished = 0;
     }
 
     void gauges(IntSupplier inFlight, IntSupplier queued) {

@@ -141,8 +141,6 @@ public final class LoadRun {
                     failure -> stop.request("the request log could not be written (" + dir.log() + ": " + failure.getMessage() + ")"));
             stallWatch = new ClientStalls(clock);
             logger.watch(stallWatch);
-            PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart));
-            manifest.start(ScheduleStart.of(anchorEpoch, times.start()));
             if (clockAtStart != null) {
                 manifest.clock(new ClockAnchor(config.clockReference().getHostString() + ":" + config.clockReference().getPort(),
                         ClockAnchor.Measurement.of(clockAtStart, anchorEpoch), null));
@@ -152,10 +150,15 @@ public final class LoadRun {
             TimerPrecision.Granted timing = TimerPrecision.applyToCurrentThread();
             manifest.client(new ClientInfo(timing.timerSlack(), timing.sliceNanos()));
             manifest.placement(placement(config.placement()));
-            manifest.write(dir.path());
 
             sessions.add(companion.start(dir.path()));
             pipeline = new RequestPipeline(clock, logger, syncSessions == null ? 0 : syncSessions.length);
+            // the schedule's start is fixed only now that everything before it is set up: the
+            // setup above took ~140 ms (the telemetry companion, the placement), and arrivals
+            // due meanwhile queued before any worker ran (at 1,000,000/s, 140,000 of them)
+            PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart));
+            manifest.start(ScheduleStart.of(anchorEpoch, times.start()));
+            manifest.write(dir.path());
             ClientCost cost = new ClientCost();
             cost.startAt(clock, times.warmupEnd());
             InFlightLimit limit = new InFlightLimit(plan.closedLoop() ? plan.phases().get(0).concurrency() : config.inFlightBound());

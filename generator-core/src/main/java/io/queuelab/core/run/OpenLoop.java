@@ -122,18 +122,21 @@ final class OpenLoop {
     private void worker(int index, SyncSession session, WorkerSchedule schedule) {
         TimerPrecision.applyToCurrentThread();
         RunClock.TimerLead lead = workerLead;
-        for (Request r; (r = schedule.take()) != null; ) {
+        long[] awaited = new long[1]; // the instant this worker waits for; one stop test for every wait
+        BooleanSupplier stopped = () -> schedule.stoppedBefore(awaited[0]) || pipeline.stopped();
+        long now = clock.now();
+        for (Request r; (r = schedule.take(now)) != null; ) {
             if (!WorkerSchedule.dispatched(r)) {
                 // taken ahead: this worker waits for the instant itself
-                Request taken = r;
-                if (!clock.awaitInstant(r.intended, spinNanos[r.phase], () -> schedule.abandoned(taken) || pipeline.stopped(),
-                        lead) || !schedule.enter(r)) {
+                awaited[0] = r.intended;
+                long at = clock.reach(r.intended, spinNanos[r.phase], stopped, lead);
+                if (at == RunClock.NOT_REACHED || !schedule.enter(r, at)) {
                     schedule.gaveUp(r);
+                    now = clock.now();
                     continue; // the run stopped before this arrival's instant: it never happened
                 }
             }
-            r.dequeued = clock.now();
-            pipeline.executeSync(index, session, r);
+            now = pipeline.executeSync(index, session, r);
         }
     }
 

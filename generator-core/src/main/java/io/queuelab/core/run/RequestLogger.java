@@ -138,6 +138,7 @@ final class RequestLogger implements AutoCloseable {
                     for (Request r : batch) {
                         write(r);
                     }
+                    metrics.publish();
                     batch.clear();
                     found += n;
                 } else if (closing) {
@@ -163,6 +164,7 @@ final class RequestLogger implements AutoCloseable {
             // the rest of the batch, from the first request not yet counted
             int from = batch.indexOf(lastAccounted) + 1;
             batch.subList(from, batch.size()).forEach(this::account);
+            metrics.publish();
             discardRest();
         }
     }
@@ -186,6 +188,7 @@ final class RequestLogger implements AutoCloseable {
             if (queue.drainTo(batch, BATCH) > 0) {
                 learnStalls();
                 batch.forEach(this::account);
+                metrics.publish();
                 batch.clear();
             } else if (closing) {
                 if (queue.isEmpty()) {

@@ -42,14 +42,17 @@ final class RequestPipeline {
         return hardStop;
     }
 
-    /** Executes {@code r} on the calling worker's session and logs it. */
-    void executeSync(int worker, SyncSession session, Request r) {
+    /**
+     * Executes {@code r} on the calling worker's session and logs it; returns the clock reading at
+     * its completion (or, when a hard stop left it unsent, a fresh one).
+     */
+    long executeSync(int worker, SyncSession session, Request r) {
         held.set(worker, r);
         r.worker = worker;
         if (hardStop) {
             unfinished(r);
             held.set(worker, null);
-            return;
+            return clock.now();
         }
         syncBusy.incrementAndGet();
         Throwable failure = null;
@@ -63,6 +66,7 @@ final class RequestPipeline {
         syncBusy.decrementAndGet();
         held.set(worker, null);
         complete(r, done, failure);
+        return done;
     }
 
     /** Sends {@code r} on the asynchronous session; {@code onDone} runs after its completion is logged. */

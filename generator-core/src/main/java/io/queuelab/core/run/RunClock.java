@@ -32,13 +32,26 @@ final class RunClock {
      * @param lead the calling thread's own estimate of its timed wake-up lateness; null for none
      */
     boolean awaitInstant(long instant, long spinNanos, java.util.function.BooleanSupplier interrupt, TimerLead lead) {
-        long left;
-        while ((left = instant - now()) > 0) {
+        return reach(instant, spinNanos, interrupt, lead) != NOT_REACHED;
+    }
+
+    /** What {@link #reach} returns when {@code interrupt} ended the wait. */
+    static final long NOT_REACHED = Long.MIN_VALUE;
+
+    /**
+     * As {@link #awaitInstant(long, long, java.util.function.BooleanSupplier, TimerLead)}, returning the
+     * clock reading that found the instant come (at or after it), or {@link #NOT_REACHED}. A caller
+     * that stamps the moment it acted on the instant uses this reading: a second one would put the
+     * time of the read itself (~30 ns on a VM's clock) into every stamp.
+     */
+    long reach(long instant, long spinNanos, java.util.function.BooleanSupplier interrupt, TimerLead lead) {
+        long now;
+        while ((now = now()) < instant) {
             if (interrupt != null && interrupt.getAsBoolean()) {
-                return false;
+                return NOT_REACHED;
             }
             long early = lead == null ? spinNanos : Math.max(spinNanos, lead.nanos());
-            if (left > early) {
+            if (instant - now > early) {
                 long target = instant - early;
                 LockSupport.parkNanos(target - now());
                 if (lead != null) {
@@ -48,7 +61,7 @@ final class RunClock {
                 Thread.onSpinWait();
             }
         }
-        return true;
+        return now;
     }
 
     /** As {@link #awaitInstant(long, long, java.util.function.BooleanSupplier, TimerLead)} without a lead. */

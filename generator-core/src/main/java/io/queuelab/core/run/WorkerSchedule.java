@@ -46,7 +46,8 @@ final class WorkerSchedule {
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
     /** Parked free workers, the most recently busy first (guarded by this). */
     private final ArrayDeque<Thread> parked = new ArrayDeque<>();
-    private final AtomicLongArray scheduled;
+    /** Arrivals that entered the client, per phase (guarded by this). */
+    private final long[] scheduled;
     private final AtomicLongArray dropped;
     private volatile long stopAt = Long.MAX_VALUE;
     private volatile int queued;
@@ -63,21 +64,29 @@ final class WorkerSchedule {
         this.cursor = cursor;
         this.clock = clock;
         this.bound = bound;
-        this.scheduled = new AtomicLongArray(phases);
+        this.scheduled = new long[phases];
         this.dropped = new AtomicLongArray(phases);
     }
 
     /**
      * The calling worker's next request, or null when the schedule is over (or stopped) and
      * nothing waits, or the worker was interrupted while parked. A request whose instant is ahead
-     * is the worker's to wait for: it then calls {@link #entered} at the instant, or
-     * {@link #gaveUp} if the run stopped first ({@link #abandoned}).
+     * is the worker's to wait for: it then calls {@link #enter} at the instant, or
+     * {@link #gaveUp} if the run stopped first ({@link #stoppedBefore}). A request already in the
+     * client (queued, or overdue) is returned with {@link Request#dequeued} set to {@code now}.
+     *
+     * @param now the worker's last clock reading, from when it became free (its last request's
+     *            completion): the worker's own bookkeeping since then is not a reason to read the
+     *            clock again, which costs ~30 ns a read on a VM (docs/benchmarks.md, "the generator
+     *            at 1,000,000/s"); after a park it reads the clock anew
      */
-    Request take() {
+    Request take(long now) {
         Thread self = Thread.currentThread();
         long parkedAt = Long.MAX_VALUE; // when this worker became free and parked, if it did
         while (true) {
-            long now = clock.now();
+            if (parkedAt != Long.MAX_VALUE) {
+                now = clock.now();
+            }
             List<Thread> wake = null;
             Request r;
             synchronized (this) {
@@ -92,7 +101,11 @@ final class WorkerSchedule {
                     if (next == null || next.intended > stopAt) {
                         wake = new ArrayList<>(parked); // the schedule is over: every parked worker ends
                         parked.clear();
-                    } else if (next.intended > now) {
+                    } else if (next.intended > now && next.intended > (now = clock.now())) {
+                        // ahead by the worker's last reading, and still ahead by a fresh one: an
+                        // instant that passed during the worker's own bookkeeping since that
+                        // reading found no worker waiting, and waits in order below (dispatched at
+                        // its instant) rather than being stamped when the worker came to it
                         if (ahead < MAX_AHEAD) {
                             r = cursor.take();
                             r.idleWorker = true; // a free worker was waiting for this arrival
@@ -105,10 +118,11 @@ final class WorkerSchedule {
                         // as a queued one would
                         r = cursor.take();
                         r.dispatched = r.intended;
-                        scheduled.incrementAndGet(r.phase);
+                        scheduled[r.phase]++;
                     }
                 }
                 if (r != null) {
+                    r.dequeued = now;
                     if (parkedAt <= r.intended || freeSince <= r.intended) {
                         // a worker was free at its instant (parked, or woken and not yet back): the
                         // delay before its send is the client's hand-off, not a queue
@@ -144,27 +158,29 @@ final class WorkerSchedule {
         }
     }
 
-    /** A worker's taken-ahead arrival reached its instant and is sent now. */
     /**
-     * A taken-ahead arrival whose instant has come enters the client, unless the run stopped before
-     * its instant: then it never happens (false; the caller gives it up). Decided under the lock
+     * A taken-ahead arrival whose instant has come enters the client at {@code at}, the waiting
+     * worker's clock reading that found the instant come, unless the run stopped before its
+     * instant: then it never happens (false; the caller gives it up). Decided under the lock
      * {@link #stopNow} takes, so that no arrival later than the stop instant is sent: a worker that
      * read the stop as not yet made while the schedule thread was between reading the clock and
-     * publishing the stop sent an arrival after it (OpenLoopTest caught it on CI).
+     * publishing the stop sent an arrival after it (OpenLoopTest caught it on CI). Only the
+     * arrival's instant is compared with the stop, so {@code at} may be read before the lock.
      */
-    synchronized boolean enter(Request r) {
+    synchronized boolean enter(Request r, long at) {
         if (r.intended > stopAt) {
             return false;
         }
-        r.dispatched = clock.now();
-        scheduled.incrementAndGet(r.phase);
+        r.dispatched = at;
+        r.dequeued = at;
+        scheduled[r.phase]++;
         leaveAhead();
         return true;
     }
 
-    /** A taken-ahead arrival whose instant comes after the stop: it never happens. */
-    boolean abandoned(Request r) {
-        return r.intended > stopAt;
+    /** Whether the run stopped before {@code instant}: an arrival due then never happens. */
+    boolean stoppedBefore(long instant) {
+        return instant > stopAt;
     }
 
     /** The worker waiting for {@code r} gives it up: the run stopped before its instant. */
@@ -228,7 +244,7 @@ final class WorkerSchedule {
             for (Request next; (next = cursor.peek()) != null && next.intended <= now && next.intended <= stopAt; ) {
                 Request r = cursor.take();
                 r.dispatched = r.intended;
-                scheduled.incrementAndGet(r.phase);
+                scheduled[r.phase]++;
                 if (queue.size() >= bound) {
                     dropped.incrementAndGet(r.phase);
                     droppedOut.add(r);
@@ -279,8 +295,8 @@ final class WorkerSchedule {
         return left;
     }
 
-    long scheduled(int phase) {
-        return scheduled.get(phase);
+    synchronized long scheduled(int phase) {
+        return scheduled[phase];
     }
 
     long dropped(int phase) {

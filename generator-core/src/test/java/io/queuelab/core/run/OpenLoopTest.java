@@ -53,6 +53,32 @@ class OpenLoopTest {
         });
     }
 
+    /**
+     * The schedule starts after the run's setup, not before it: a companion that takes 300 ms to
+     * start (telemetry connecting to a server) delays the schedule, not the first arrivals. When
+     * the start was fixed before the companion started, the run's first arrivals waited for the
+     * whole setup (at 1,000,000/s, 140 ms of them: 140,000 requests queued before any worker ran).
+     * The bound is far above a worker's start and far below the companion's 300 ms.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void theScheduleStartsAfterTheSetup() throws Exception {
+        RunCompanion slowToStart = runDirectory -> {
+            Thread.sleep(300);
+            return () -> { };
+        };
+        RunConfig config = PipelineRuns.config(PipelineRuns.poisson(1000, Duration.ofMillis(500)), 2, 1000, dir.resolve("run"));
+        RunResult result;
+        try (Backend backend = NoopBackend.sync()) {
+            result = LoadRun.execute(config, backend, Map.of("backend", "test"), null, slowToStart);
+        }
+        try (RequestLogReader log = result.directory().openLog()) {
+            assertTrue(log.next());
+            long firstWait = log.dequeued() - log.intended();
+            assertTrue(firstWait < 100_000_000, "the first arrival waited " + firstWait / 1_000_000 + " ms for the setup");
+        }
+    }
+
     /** A run at 500/s with 4 workers, its structure asserted: every request found an idle worker and none was sent early. */
     private static RunResult idleWorkerRun(Path dir) throws Exception {
         RunResult result = PipelineRuns.run(PipelineRuns.config(PipelineRuns.poisson(500, Duration.ofSeconds(3)), 4, 1000, dir),
