@@ -23,11 +23,11 @@ import java.util.Map;
 public final class GeneratorOptions {
     /**
      * The most arrivals per second one generator node is allowed to schedule: 2.5 times the
-     * ceiling measured on a 2-core machine (400,000/s kept up, docs/benchmarks.md), so a faster
+     * ceiling measured on a 2-core machine (1,000,000/s kept up, docs/benchmarks.md), so a faster
      * machine still has room, while an absurd rate (1e12/s) is refused instead of running behind
      * schedule and filling the disk with its log at 40 bytes a request.
      */
-    static final double MAX_RATE_PER_NODE = 1_000_000;
+    static final double MAX_RATE_PER_NODE = 2_500_000;
 
     /** Workers for backends that wait on a server: a driver's concurrency limit, not a cost while idle. */
     static final int SERVER_WORKERS = 16;
@@ -121,7 +121,7 @@ public final class GeneratorOptions {
         for (Phase phase : nodePlan.phases()) {
             if (!phase.closedLoop() && phase.rate() > MAX_RATE_PER_NODE) {
                 throw new IllegalArgumentException(String.format(Locale.ROOT,
-                        "a rate of %.4g/s per generator is above the bound of %,.0f/s (one generator kept up with 400,000/s "
+                        "a rate of %.4g/s per generator is above the bound of %,.0f/s (one generator kept up with 1,000,000/s "
                                 + "on a 2-core machine, docs/benchmarks.md); spread a higher rate over several nodes (--node-count)",
                         phase.rate(), MAX_RATE_PER_NODE));
             }

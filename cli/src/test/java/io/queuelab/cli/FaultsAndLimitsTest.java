@@ -39,10 +39,10 @@ class FaultsAndLimitsTest {
     void anAbsurdRateIsRefusedWithTheBoundAndNothingIsCreated() {
         Path out = dir.resolve("r");
         String err = refused("run", "--backend", "noop", "--rate", "1e12", "--duration", "10s", "--out", out.toString());
-        assertTrue(err.contains("above the bound of 1,000,000/s"), err);
+        assertTrue(err.contains("above the bound of 2,500,000/s"), err);
         assertFalse(Files.exists(out));
         err = refused("sweep", "--backend", "noop", "--rates", "100,1e9", "--duration", "1s", "--out", out.toString());
-        assertTrue(err.contains("above the bound of 1,000,000/s"), err);
+        assertTrue(err.contains("above the bound of 2,500,000/s"), err);
         assertFalse(Files.exists(out), "refused before the first run");
     }
 
