@@ -81,6 +81,29 @@ class HeldOutValidationTest {
         assertTrue(mm1.fitVerdict().startsWith("does not fit: "), mm1.fitVerdict());
     }
 
+    /**
+     * The models are evaluated side by side on the machine's cores; each one's outcome is what it is
+     * when evaluated alone (one model: no second thread), to the last digit: nothing a model's fit
+     * or simulations use is shared with another's but the runs read.
+     */
+    @Test
+    void eachModelPredictsSideBySideWhatItPredictsAlone() throws Exception {
+        for (String name : List.of("client-ps", "mm1")) {
+            CandidateModel model = CandidateModels.STANDARD.all().stream().filter(m -> m.name().equals(name)).findFirst().orElseThrow();
+            HeldOutValidation.ModelOutcome alone = HeldOutValidation.run(fit, holdout, List.of(model), null, CORES, 1).model(name);
+            HeldOutValidation.ModelOutcome together = result.model(name);
+            assertEquals(alone.heldOutError(), together.heldOutError(), name);
+            assertEquals(alone.predictions().size(), together.predictions().size(), name);
+            for (int i = 0; i < alone.predictions().size(); i++) {
+                RunPrediction a = alone.predictions().get(i);
+                RunPrediction t = together.predictions().get(i);
+                assertEquals(List.of(a.predictedMean(), a.predictedP50(), a.predictedP99(), a.predictedThroughput(), a.ks(), a.ksYardstick()),
+                        List.of(t.predictedMean(), t.predictedP50(), t.predictedP99(), t.predictedThroughput(), t.ks(), t.ksYardstick()),
+                        name + " " + a.name());
+            }
+        }
+    }
+
     @Test
     void theGroundTruthIsWhatItClaims() throws Exception {
         RunData low = RunData.read(fit.get(0));
