@@ -83,9 +83,10 @@ public record SelfCheck(boolean openLoop, List<PhaseCheck> phases, long lagP50Na
     /**
      * The KS distance between the realized gap distribution and Exp(rate) that the check
      * tolerates: the null hypothesis is "the generator's gaps are within this distance of the
-     * schedule's", not "they are exactly Exp(rate)". Dispatching costs the generator a fixed time c
-     * per arrival, which removes the gaps shorter than c and moves the gap CDF by 1 - exp(-rate x c),
-     * about rate x c: 0.021-0.029 at 400,000-500,000/s with c near 60 ns (docs/benchmarks.md), far
+     * schedule's", not "they are exactly Exp(rate)". A dispatch is stamped at the worker's next
+     * clock reading after the instant, a granularity c that moves the gap CDF by up to
+     * 1 - exp(-rate x c), about rate x c: 0.012-0.021 at 1,000,000/s with readings ~30 ns apart
+     * (docs/benchmarks.md, "the generator at 1,000,000/s"), far
      * below anything a server can tell apart, while a late generator (a dispatcher preempted or
      * blocked for a good share of a mean gap, releasing arrivals in bunches) moves it by 0.1-0.3.
      * 0.03 tolerates a per-arrival cost of 3 % of the mean gap: 30 us at 1,000/s, 60 ns at 500,000/s.
