@@ -4,6 +4,7 @@ import io.queuelab.fit.compare.Comparison;
 import io.queuelab.fit.compare.LittlesLawCheck;
 import io.queuelab.fit.compare.Replications;
 import io.queuelab.fit.runs.RunData;
+import io.queuelab.reports.text.FitTables;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -67,7 +68,7 @@ public final class CompareCommand implements Callable<Integer> {
                     + "; simulate longer");
         }
         Comparison c = Comparison.of(m.name(), m.responseNanos(), s.name(), s.responseNanos(), segments);
-        System.out.print(c.toTable());
+        System.out.print(FitTables.of(c));
         System.out.println("yardstick: " + yardstick.description());
         double seconds = window != null ? window : LittlesLawCheck.defaultWindowSeconds(m);
         List<LittlesLawCheck.Window> windows = LittlesLawCheck.check(m, seconds, tolerance, 50);

@@ -1,5 +1,6 @@
 package io.queuelab.cli;
 
+import io.queuelab.reports.text.FitTables;
 import io.queuelab.reports.text.ValidationText;
 import io.queuelab.fit.RunNotes;
 import io.queuelab.fit.runs.RunArguments;
@@ -83,7 +84,7 @@ public final class FitCommand implements Callable<Integer> {
             }
             String separator = "";
             for (TestedFit tested : TestedFit.all(models, data)) {
-                StringBuilder s = new StringBuilder(separator).append(tested.fit().fit().toTable());
+                StringBuilder s = new StringBuilder(separator).append(FitTables.of(tested.fit().fit()));
                 if (!tested.fitRuns().isEmpty()) {
                     s.append("  each run against the fitted model's prediction at its rate:\n");
                     ValidationText.appendPredictions(s, tested.fitRuns());
@@ -149,7 +150,7 @@ public final class FitCommand implements Callable<Integer> {
             heldOut.forEach(run -> names.add(run.toString()));
             RunNotes.of(all, names).forEach(System.out::println); // first: a damaged log, servers or hosts that differ
             DpbFit fit = DpbFit.fit(openRun, closedRun, singleRun, minPause == null ? Double.NaN : minPause);
-            System.out.print(fit.toTable());
+            System.out.print(FitTables.of(fit));
             if (fit.identification().identified()) {
                 DpbFit.TestedDpb tested = fit.tested(openRun, heldOutRuns, seed);
                 StringBuilder s = new StringBuilder("  ").append(tested.lackOfFit().summary()).append('\n');
@@ -166,7 +167,7 @@ public final class FitCommand implements Callable<Integer> {
                         ServerTelemetry.of(run.getKey())).map(PauseCauses::summary).orElse("no server telemetry (run with --telemetry-interval)"));
             }
             if (refine != null) {
-                System.out.print(SimulationRefinement.refineDpb(openRun, fit, refine, seed).toTable());
+                System.out.print(FitTables.of(SimulationRefinement.refineDpb(openRun, fit, refine, seed)));
             }
             return 0;
         }

@@ -228,23 +228,6 @@ public record DpbFit(double processingMean, double networkDelayConstant, double 
         }
     }
 
-    /** Table 1 and the measurements; for an unidentified fit, "not identified: reason" in place of Table 1. */
-    public String toTable() {
-        StringBuilder s = new StringBuilder("Dirty-page-buffer model (seed 004, Table 1 form)\n");
-        Identification identification = identification();
-        s.append("  ").append(identification.summary()).append('\n');
-        if (identification.identified()) {
-            for (String[] row : table1()) {
-                s.append(String.format(Locale.ROOT, "  %-8s %s%n", row[0], row[1]));
-            }
-        }
-        s.append("from:\n");
-        for (String[] row : measurements()) {
-            s.append(String.format(Locale.ROOT, "  %-44s %s%n", row[0], row[1]));
-        }
-        return s.toString();
-    }
-
     /** A time in seconds written in milliseconds (the unit of every response-time table). */
     static String ms(double seconds) {
         return String.format(Locale.ROOT, "%.4g ms", seconds * 1e3);

@@ -1,14 +1,13 @@
 package io.queuelab.fit;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.function.DoubleUnaryOperator;
 
 /**
  * The result of fitting a model to measured points: the parameters with their standard errors,
  * the residual table, the fitted curve (for a chart over the points) and whether the data
  * identify the parameters at all. The values of an unidentified fit are kept for diagnosis but
- * are not results: {@link #toTable()} shows its reason in their place.
+ * are not results: a rendering shows the identification's reason in their place.
  *
  * @param curve          mean response time (s) as a function of the abscissa (arrival rate); NaN
  *                       where the model has no stationary value
@@ -62,35 +61,5 @@ public record ModelFit(String model, String method, List<Parameter> parameters, 
     /** Root-mean-square relative residual. */
     public double rmsRelativeResidual() {
         return Math.sqrt(residuals.stream().mapToDouble(r -> r.relative() * r.relative()).average().orElse(Double.NaN));
-    }
-
-    /**
-     * A plain-text table: parameters, then residuals; for an unidentified fit, "not identified:
-     * reason" and the measured points only.
-     */
-    public String toTable() {
-        StringBuilder s = new StringBuilder();
-        s.append(model).append(" - ").append(method).append('\n');
-        if (!identified()) {
-            s.append("  ").append(identification.summary()).append('\n');
-            s.append(String.format(Locale.ROOT, "  %-24s %10s %12s%n", "run", "x", "measured"));
-            for (Residual r : residuals) {
-                s.append(String.format(Locale.ROOT, "  %-24s %10.4g %12.6g%n", r.name(), r.x(), r.measured()));
-            }
-            return s.toString();
-        }
-        s.append("  ").append(identification.summary()).append('\n');
-        s.append("  ").append(fitVerdict()).append('\n');
-        // the parameters of a model that does not fit are estimates of the wrong model: say so on each
-        String label = lackOfFit != null && !lackOfFit.fits() ? "  (of a model that does not fit)" : "";
-        for (Parameter p : parameters) {
-            s.append(String.format(Locale.ROOT, "  %-10s %14.6g  +- %-12.4g %s%s%n", p.name(), p.value(), p.standardError(), p.unit(), label));
-        }
-        s.append(String.format(Locale.ROOT, "  %-24s %10s %12s %12s %10s%n", "run", "x", "measured", "fitted", "residual"));
-        for (Residual r : residuals) {
-            s.append(String.format(Locale.ROOT, "  %-24s %10.4g %12.6g %12.6g %9.2f%%%n",
-                    r.name(), r.x(), r.measured(), r.fitted(), 100 * r.relative()));
-        }
-        return s.toString();
     }
 }

@@ -102,13 +102,5 @@ public final class SimulationRefinement {
 
     /** A DPB fit refined by simulation, with the distances before and after. */
     public record DpbRefinement(DpbFit fit, Result result) {
-        public String toTable() {
-            return String.format(java.util.Locale.ROOT,
-                    "Refined by simulation (min Wasserstein-1, Nelder-Mead, common random numbers, %d evaluations)%n"
-                            + "  E[T_proc] %.4g s (%s)%n  DPB_max   %d%n  T_dp      Exp(%.4g)%n  W1 %.4g s -> %.4g s%n",
-                    result.evaluations(), fit.processingMean(), fit.normalPeriod() == null ? "exponential"
-                            : "shaped as the N = 1 run's normal period", fit.bufferPages(), fit.dirtyPageMean(),
-                    result.startDistance(), result.distance());
-        }
     }
 }

@@ -70,15 +70,15 @@ class CompareTest {
         List<Histogram> replications = new FittedModel("dpb", table1, 0).replications(poisson28, measured.okCount(), 20, 3);
         Comparison right = Comparison.of("measured", measured.responseNanos(), "simulated", simulated.responseNanos(), replications);
         assertEquals(10, right.yardstickPairs());
-        assertTrue(right.row("KS D").withinNoise(), right.toTable());
-        assertTrue(right.row("Wasserstein-1").withinNoise(), right.toTable());
+        assertTrue(right.row("KS D").withinNoise(), right.toString());
+        assertTrue(right.row("Wasserstein-1").withinNoise(), right.toString());
 
         DirtyPageBufferModel slower = DirtyPageBufferModel.of(0.0285, 0.0025, 0.00049, 111, 0.00433);
         SimRuns.write(tmp.resolve("wrong"), slower, poisson28, 200_000, 4);
         RunData wrongRun = RunData.read(tmp.resolve("wrong"));
         Comparison wrong = Comparison.of("measured", measured.responseNanos(), "wrong", wrongRun.responseNanos(), replications);
-        assertFalse(wrong.row("KS D").withinNoise(), wrong.toTable());
-        assertFalse(wrong.row("Wasserstein-1").withinNoise(), wrong.toTable());
+        assertFalse(wrong.row("KS D").withinNoise(), wrong.toString());
+        assertFalse(wrong.row("Wasserstein-1").withinNoise(), wrong.toString());
         assertEquals("beyond it", wrong.row("Wasserstein-1").verdict());
 
         assertEquals(new SimulatedRunModel(new FittedModel("dpb", table1, 0), poisson28), SimulatedRunModel.of(simulated.manifest()).orElseThrow());

@@ -77,11 +77,11 @@ class DpbFitTest {
         // min(T_pause) given, as the paper sets it by examining the runs: the automatic threshold assumes exponential
         // gaps, and this server's ordinary gaps (20 ms + Exp) put it above its 0.48 s flushes
         DpbFit fit = DpbFit.fit(shapedOpen, RunData.read(tmp.resolve("shaped-closed")), RunData.read(tmp.resolve("shaped-single")), 0.2);
-        assertTrue(fit.identification().identified(), fit.toTable());
-        assertEquals(111, fit.bufferPages(), 11.1, fit.toTable());
+        assertTrue(fit.identification().identified(), fit.toString());
+        assertEquals(111, fit.bufferPages(), 11.1, fit.toString());
         // T_proc's shape: the N = 1 run's responses outside flushes less c, 20 ms + Exp(6.9 ms) + T_nd's exponential part
-        assertEquals(0.0269, fit.normalPeriod().mean(), 0.03 * 0.0269, fit.toTable());
-        assertEquals(0.020, fit.normalPeriod().lowerBound(), 0.001, fit.toTable());
+        assertEquals(0.0269, fit.normalPeriod().mean(), 0.03 * 0.0269, fit.toString());
+        assertEquals(0.020, fit.normalPeriod().lowerBound(), 0.001, fit.toString());
         DpbFit.TestedDpb shaped = fit.tested(shapedOpen, List.of(), 5);
         DpbFit.TestedDpb exponential = fit.exponentialProcessing().tested(shapedOpen, List.of(), 5);
         // the paper's estimates of DPB_max and T_dp carry their own error, so the shaped model is judged against the
@@ -140,7 +140,7 @@ class DpbFitTest {
     @Test
     void table1IsRecoveredWithin10PercentPerParameter() {
         DpbFit fit = DpbFit.fit(open, closed, single);
-        String table = fit.toTable();
+        String table = fit.toString();
         assertTrue(fit.identification().identified(), table);
         assertEquals(111, fit.bufferPages(), 11.1, table);
         assertEquals(0.0269, fit.processingMean(), 0.00269, table);
@@ -166,7 +166,7 @@ class DpbFitTest {
         double halfWidth = Math.hypot(singleHalfWidth, closedHalfWidth);
         double bound = 1.6 * halfWidth;
         String why = String.format(java.util.Locale.ROOT, "E[T_nd] - c = %.6f s, 95 %% half-width %.6f s (N = 1 run %.6f,"
-                + " closed run %.6f)%n%s", fit.networkDelayMean(), halfWidth, singleHalfWidth, closedHalfWidth, fit.toTable());
+                + " closed run %.6f)%n%s", fit.networkDelayMean(), halfWidth, singleHalfWidth, closedHalfWidth, fit.toString());
         assertEquals(0.00049, fit.networkDelayMean(), bound, why);
         assertTrue(bound < 0.00049, why);
     }
@@ -179,14 +179,14 @@ class DpbFitTest {
                 fit.meanPauseSeconds(), fit.closedThroughput(), fit.singleMeanResponse(), fit.openFlushes(), fit.closedFlushes(),
                 fit.normalPeriod());
         SimulationRefinement.DpbRefinement refined = SimulationRefinement.refineDpb(open, perturbed, 80, 21);
-        String table = refined.toTable();
+        String table = refined.toString();
         assertTrue(refined.result().distance() < 0.5 * refined.result().startDistance(), table);
         assertTrue(refined.result().distance() < 0.03, table);
         // one open run's response times do not pin down T_proc, T_dp and DPB_max separately (they trade
         // off), so only the distance is asserted
         // the paper-method fit itself already reproduces the open run as closely as the refined perturbed start
         SimulationRefinement.DpbRefinement fromPaper = SimulationRefinement.refineDpb(open, fit, 1, 21);
-        assertTrue(fromPaper.result().startDistance() < 0.03, fromPaper.toTable());
+        assertTrue(fromPaper.result().startDistance() < 0.03, fromPaper.toString());
     }
 
     @Test

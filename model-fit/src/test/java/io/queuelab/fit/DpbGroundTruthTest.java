@@ -79,7 +79,7 @@ class DpbGroundTruthTest {
         System.out.print(Outcomes.describe(result));
         truths.forEach(t -> System.out.println("truth " + t.describe()));
         var dpb = result.model("dpb");
-        assertTrue(dpb.fit().identified(), dpb.fit().fit().toTable());
+        assertTrue(dpb.fit().identified(), dpb.fit().fit().toString());
         for (int i = 0; i < truths.size(); i++) {
             truths.get(i).assertPredicted(dpb.predictions().get(i), "dpb");
         }

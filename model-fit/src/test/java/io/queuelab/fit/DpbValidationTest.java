@@ -46,10 +46,10 @@ class DpbValidationTest {
     @Test
     void theDpbModelIsMeasuredFromTheClosedRunsAndFits() {
         CandidateFit dpb = result.model("dpb").fit();
-        assertTrue(dpb.identified(), dpb.fit().toTable());
+        assertTrue(dpb.identified(), dpb.fit().toString());
         assertTrue(dpb.fit().fits(), dpb.fit().fitVerdict());
         // Table 1: DPB_max 111 pages
-        assertEquals(111, dpb.fit().value("DPB_max"), 11.1, dpb.fit().toTable());
+        assertEquals(111, dpb.fit().value("DPB_max"), 11.1, dpb.fit().toString());
     }
 
     @Test
@@ -71,7 +71,7 @@ class DpbValidationTest {
             CandidateFit fit = result.model(name).fit();
             assertEquals(2, fit.parameters(), name);
             // two open runs, two parameters: nothing is left to judge the means by
-            assertTrue(fit.identified(), name + ": " + fit.fit().toTable());
+            assertTrue(fit.identified(), name + ": " + fit.fit().toString());
             assertTrue(fit.fit().lackOfFit().evidence().contains("residual test not possible: 2 points for 2 parameters"),
                     name + ": " + fit.fit().lackOfFit().evidence());
         }
@@ -86,7 +86,7 @@ class DpbValidationTest {
         CandidateFit dpb = open.model("dpb").fit();
         assertFalse(dpb.identified());
         assertNull(dpb.openModel());
-        assertTrue(dpb.fit().toTable().contains("no closed run of one job"), dpb.fit().toTable());
+        assertTrue(dpb.fit().toString().contains("no closed run of one job"), dpb.fit().toString());
         assertNotNull(open.selected());
         assertEquals("mm1-paper", open.selected());
     }

@@ -46,12 +46,12 @@ class GroupCommitFitTest {
         var model = result.model("group-commit");
         assertTrue(model.fit().identified(), model.fit().fit().identification().reason() + "\n" + model.fit().fit().residuals());
         ModelFit f = model.fit().fit();
-        assertEquals(0.0003, f.value("F0"), 0.15 * 0.0003, f.toTable());
-        assertEquals(0.00002, f.value("p"), 0.5 * 0.00002, f.toTable());
-        assertEquals(LATENCY, f.value("latency"), 0.3 * LATENCY, f.toTable());
+        assertEquals(0.0003, f.value("F0"), 0.15 * 0.0003, f.toString());
+        assertEquals(0.00002, f.value("p"), 0.5 * 0.00002, f.toString());
+        assertEquals(LATENCY, f.value("latency"), 0.3 * LATENCY, f.toString());
         for (RunPrediction p : model.predictions()) {
             assertFalse(p.saturated(), p.name());
-            assertTrue(Math.abs(p.meanError()) < 0.05, () -> p.name() + " mean error " + p.meanError() + "\n" + f.toTable());
+            assertTrue(Math.abs(p.meanError()) < 0.05, () -> p.name() + " mean error " + p.meanError() + "\n" + f.toString());
             assertTrue(Math.abs(p.p99Error()) < 0.15, () -> p.name() + " p99 error " + p.p99Error());
             // the model's group commit against the counters of the run it was not fitted to
             assertEquals(0, p.commits().error(), 0.08, () -> p.name() + ": " + p.commits());

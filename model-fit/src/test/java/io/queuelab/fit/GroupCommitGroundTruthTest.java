@@ -99,7 +99,7 @@ class GroupCommitGroundTruthTest {
         System.out.print(Outcomes.describe(result));
         truths.forEach(t -> System.out.println("truth " + t.describe()));
         var model = result.model("group-commit");
-        assertTrue(model.fit().identified(), model.fit().fit().toTable());
+        assertTrue(model.fit().identified(), model.fit().fit().toString());
         for (int i = 0; i < truths.size(); i++) {
             RunPrediction p = model.predictions().get(i);
             truths.get(i).assertPredicted(p, "group-commit");

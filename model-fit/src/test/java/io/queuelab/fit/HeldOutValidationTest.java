@@ -55,7 +55,7 @@ class HeldOutValidationTest {
     @Test
     void theClientLimitedModelPredictsTheHeldOutRuns() {
         HeldOutValidation.ModelOutcome clientPs = result.model("client-ps");
-        assertTrue(clientPs.fit().identified(), clientPs.fit().fit().toTable());
+        assertTrue(clientPs.fit().identified(), clientPs.fit().fit().toString());
         assertEquals(2, clientPs.predictions().size());
         for (RunPrediction p : clientPs.predictions()) {
             assertTrue(Math.abs(p.meanError()) < 0.10, () -> p.name() + " mean error " + p.meanError());
@@ -68,16 +68,16 @@ class HeldOutValidationTest {
     @Test
     void theClientLimitedModelFitsAndIsSelected() {
         var fit = result.model("client-ps").fit().fit();
-        assertTrue(fit.fits(), fit::toTable);
+        assertTrue(fit.fits(), fit::toString);
         assertEquals("client-ps", result.selected());
         // the demand's scale: the lowest-rate run's service times are the demand itself (no sharing at 10 %)
-        assertEquals(1.0, fit.value("s"), 0.05, fit::toTable);
+        assertEquals(1.0, fit.value("s"), 0.05, fit::toString);
     }
 
     @Test
     void theModifiedMm1DoesNotFit() {
         var mm1 = result.model("mm1").fit().fit();
-        assertFalse(mm1.fits(), mm1::toTable);
+        assertFalse(mm1.fits(), mm1::toString);
         assertTrue(mm1.fitVerdict().startsWith("does not fit: "), mm1.fitVerdict());
     }
 

@@ -46,11 +46,11 @@ class IdentificationTest {
         // utilization 0.01 .. 0.25: the curve bends little, but a million requests per rate measure it
         List<Mm1Point> points = sweep(new double[] {1, 7, 13, 19, 25}, 1_000_000, 300);
         for (ModelFit fit : List.of(Mm1Fits.paper(points), Mm1Fits.joint(points))) {
-            assertTrue(fit.identified(), fit.toTable());
-            assertTrue(fit.toTable().contains("utilization reached 0.2"), fit.toTable());
+            assertTrue(fit.identified(), fit.toString());
+            assertTrue(fit.toString().contains("utilization reached 0.2"), fit.toString());
         }
         ModelFit joint = Mm1Fits.joint(points);
-        assertEquals(1 / X, joint.value("mu"), 0.1 / X, joint.toTable());
+        assertEquals(1 / X, joint.value("mu"), 0.1 / X, joint.toString());
         // the evidence includes how far the curve misses the points, in their own standard errors
         assertTrue(joint.identification().summary().matches(".*largest residual -?[0-9]+ % \\([0-9.]+ standard errors of its point\\).*"),
                 joint.identification().summary());
@@ -67,7 +67,7 @@ class IdentificationTest {
             points.add(new Mm1Point("rate-" + rates[i], rates[i], mean, 2000, 0.02 * 0.015));
         }
         for (ModelFit fit : List.of(Mm1Fits.paper(points), Mm1Fits.joint(points))) {
-            assertFalse(fit.identified(), fit.toTable());
+            assertFalse(fit.identified(), fit.toString());
             assertNotIdentifiedTable(fit);
         }
     }
@@ -76,9 +76,9 @@ class IdentificationTest {
     void aSweepUpToTheKneeIdentifiesMuWithin5Percent() throws IOException {
         List<Mm1Point> points = sweep(new double[] {10, 30, 50, 70, 80, 90}, 400_000, 500);
         for (ModelFit fit : List.of(Mm1Fits.paper(points), Mm1Fits.joint(points))) {
-            assertTrue(fit.identified(), fit.toTable());
-            assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toTable());
-            assertTrue(fit.toTable().contains("utilization reached 0.9"), fit.toTable());
+            assertTrue(fit.identified(), fit.toString());
+            assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toString());
+            assertTrue(fit.toString().contains("utilization reached 0.9"), fit.toString());
         }
     }
 
@@ -91,8 +91,8 @@ class IdentificationTest {
                 new Mm1Point("2000", 2000, 0.000215, 40_000, 0.000005));
         for (ModelFit fit : List.of(Mm1Fits.paper(falling), Mm1Fits.joint(falling),
                 LoadDependentFit.fitWithLatency(falling, LoadDependentFit.DEFAULT_CAPACITY, 0))) {
-            assertFalse(fit.identified(), fit.toTable());
-            assertTrue(fit.identification().reason().contains("falls as the rate rises"), fit.toTable());
+            assertFalse(fit.identified(), fit.toString());
+            assertTrue(fit.identification().reason().contains("falls as the rate rises"), fit.toString());
             assertNotIdentifiedTable(fit);
         }
     }
@@ -106,9 +106,9 @@ class IdentificationTest {
                 new Mm1Point("611", 607.04, 0.062979, 7285, 0.012532), new Mm1Point("699", 692.83, 2.434912, 8314, 0.224924),
                 new Mm1Point("786", 782.95, 2.076097, 9393, 0.320498));
         ModelFit paper = Mm1Fits.paper(overloaded);
-        assertFalse(paper.identified(), paper.toTable());
-        assertTrue(paper.identification().reason().contains("pinned at its bound"), paper.toTable());
-        assertFalse(Mm1Fits.joint(overloaded).identified(), Mm1Fits.joint(overloaded).toTable());
+        assertFalse(paper.identified(), paper.toString());
+        assertTrue(paper.identification().reason().contains("pinned at its bound"), paper.toString());
+        assertFalse(Mm1Fits.joint(overloaded).identified(), Mm1Fits.joint(overloaded).toString());
     }
 
     @Test
@@ -119,8 +119,8 @@ class IdentificationTest {
                 new Mm1Point("rate-5105.7", 5105.7, 585.8e-6, 61067), new Mm1Point("rate-11913.2", 11913.2, 1.03e-3, 142596),
                 new Mm1Point("rate-15317", 15317, 308.7e-3, 183770));
         ModelFit fit = LoadDependentFit.fit(update, LoadDependentFit.DEFAULT_CAPACITY);
-        assertFalse(fit.identified(), fit.toTable());
-        assertTrue(fit.identification().reason().contains("the least-squares search found no optimum"), fit.toTable());
+        assertFalse(fit.identified(), fit.toString());
+        assertTrue(fit.identification().reason().contains("the least-squares search found no optimum"), fit.toString());
         assertNotIdentifiedTable(fit);
     }
 
@@ -133,9 +133,9 @@ class IdentificationTest {
         assertTrue(paper.reason().contains("falls as the rate rises, from 0.002000 s to 0.001500 s"), paper.summary());
     }
 
+    /** An unidentified fit says why, and gives no parameter (its table, FitTablesTest in reports, shows the reason in their place). */
     private static void assertNotIdentifiedTable(ModelFit fit) {
-        String table = fit.toTable();
-        assertTrue(table.contains("not identified: "), table);
-        assertFalse(table.matches("(?s).*\\n\\s+(mu|x|l|p)\\s+[-0-9].*"), "no parameter values in\n" + table);
+        assertFalse(fit.identified(), fit.toString());
+        assertTrue(fit.identification().summary().startsWith("not identified: "), fit.identification().summary());
     }
 }

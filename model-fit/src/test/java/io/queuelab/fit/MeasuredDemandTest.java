@@ -36,9 +36,9 @@ class MeasuredDemandTest {
     void theMeasuredCpuPerRequestPredictsHeldOutRunsOfTheSameSystem(@TempDir Path dir) throws Exception {
         HeldOutValidation.Result right = validate(dir.resolve("right"), DEMAND);
         var model = right.model("client-ps-cpu");
-        assertTrue(model.fit().identified(), model.fit().fit().toTable());
+        assertTrue(model.fit().identified(), model.fit().fit().toString());
         assertEquals(DEMAND * 1e3, model.fit().fit().value("E[D]") * 1e3, 1e-9);
-        assertTrue(model.fit().fit().value("latency") < 0.1 * DEMAND, model.fit().fit().toTable());
+        assertTrue(model.fit().fit().value("latency") < 0.1 * DEMAND, model.fit().fit().toString());
         assertEquals(DEMAND, ((ClientLimitedModel) model.fit().model(200).queue()).service().mean(), 1e-9 * DEMAND,
                 "the simulated demand's mean is the measured cpu per request");
         for (RunPrediction p : model.predictions()) {
@@ -92,7 +92,7 @@ class MeasuredDemandTest {
         Path light = run(dir.resolve("held-100"), ArrivalProcess.open(100), atLight, atLight, 601);
         HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held, light), CandidateModels.STANDARD.named("client-ps-cpu"), K, 1, 1);
         var outcome = result.model("client-ps-cpu");
-        assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
+        assertTrue(outcome.fit().identified(), outcome.fit().fit().toString());
         double median = outcome.fit().fit().value("E[D]");
         assertTrue(median > 1.05 * atHeldOut, "the fit runs' median demand is not the held-out run's: " + median);
         assertEquals(atHeldOut, ((ClientLimitedModel) outcome.fit().model(300).queue()).service().mean(), 0.03 * atHeldOut,
@@ -126,10 +126,10 @@ class MeasuredDemandTest {
         HeldOutValidation.Result result = HeldOutValidation.run(fit, List.of(held), CandidateModels.STANDARD.named("mm1,client-ps-cpu,client-slice"),
                 K, 1, 1);
         assertTrue(result.model("mm1").fit().fit().identification().reason().contains("falls as the rate rises"),
-                result.model("mm1").fit().fit().toTable());
+                result.model("mm1").fit().fit().toString());
         var outcome = result.model("client-ps-cpu");
-        assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
-        assertTrue(outcome.fit().fit().toTable().contains("which the measured demand may follow"), outcome.fit().fit().toTable());
+        assertTrue(outcome.fit().identified(), outcome.fit().fit().toString());
+        assertTrue(outcome.fit().fit().toString().contains("which the measured demand may follow"), outcome.fit().fit().toString());
         RunPrediction p = outcome.predictions().get(0);
         assertTrue(Math.abs(p.meanError()) < 0.10, "mean error " + p.meanError());
         assertTrue(Math.abs(p.p99Error()) < 0.20, "p99 error " + p.p99Error());
@@ -165,7 +165,7 @@ class MeasuredDemandTest {
         Path closed = run(dir.resolve("closed-1"), busy, ArrivalProcess.closed(1), 800);
         Path open = run(dir.resolve("held-300"), busy, ArrivalProcess.open(300), 801);
         var outcome = HeldOutValidation.run(fit, List.of(closed, open), CandidateModels.STANDARD.named("client-ps-cpu"), K, 1, 1).model("client-ps-cpu");
-        assertTrue(outcome.fit().identified(), outcome.fit().fit().toTable());
+        assertTrue(outcome.fit().identified(), outcome.fit().fit().toString());
         for (RunPrediction p : outcome.predictions()) {
             assertTrue(Math.abs(p.meanError()) < 0.10, () -> p.name() + " mean error " + p.meanError());
             assertTrue(Math.abs(p.p99Error()) < 0.20, () -> p.name() + " p99 error " + p.p99Error() + " (the lowest-rate run's shape: 4.6 x"
@@ -201,9 +201,9 @@ class MeasuredDemandTest {
         SimRuns.write(held, new ClientLimitedModel(service, K, 1), ArrivalProcess.open(200), 20_000, seed);
         var fitted = HeldOutValidation.run(fit, List.of(withCounters(held, DEMAND / 2)), CandidateModels.STANDARD.named("client-ps-cpu"), K, 1, 1)
                 .model("client-ps-cpu").fit();
-        assertTrue(fitted.identified(), fitted.fit().toTable());
-        assertEquals(DEMAND / 2, ((ClientLimitedModel) fitted.model(200).queue()).service().mean(), 1e-9 * DEMAND, fitted.fit().toTable());
-        assertEquals(DEMAND / 2, fitted.fit().value("latency"), 0.1 * DEMAND, fitted.fit().toTable());
+        assertTrue(fitted.identified(), fitted.fit().toString());
+        assertEquals(DEMAND / 2, ((ClientLimitedModel) fitted.model(200).queue()).service().mean(), 1e-9 * DEMAND, fitted.fit().toString());
+        assertEquals(DEMAND / 2, fitted.fit().value("latency"), 0.1 * DEMAND, fitted.fit().toString());
     }
 
     @Test
@@ -211,7 +211,7 @@ class MeasuredDemandTest {
         // the counters say 1 ms a request; the service times are Exp(2 ms): the 1 ms beside the cpu would have to be negative for
         // 39 % of them (the embedded server's UPDATEs: a log flush whose wait varies from request to request)
         var fit = validate(dir, DEMAND / 2).model("client-ps-cpu").fit();
-        assertFalse(fit.identified(), fit.fit().toTable());
+        assertFalse(fit.identified(), fit.fit().toString());
         assertTrue(fit.fit().identification().reason().contains("not the server's cpu plus a constant latency"),
                 fit.fit().identification().summary());
     }

@@ -43,26 +43,26 @@ class Mm1FitTest {
     @Test
     void paperMethodRecoversMuAndLatencyWithin5Percent() {
         ModelFit fit = Mm1Fits.paper(points);
-        assertTrue(fit.identified(), fit.toTable());
-        assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toTable());
-        assertEquals(L, fit.value("l"), 0.05 * L, fit.toTable());
+        assertTrue(fit.identified(), fit.toString());
+        assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toString());
+        assertEquals(L, fit.value("l"), 0.05 * L, fit.toString());
         assertEquals(points.get(0).meanResponse(), fit.value("R0"), 1e-12);
         assertTrue(fit.parameter("l").standardError() > 0 && Double.isFinite(fit.parameter("l").standardError()));
         assertEquals(RATES.length, fit.residuals().size());
         for (Residual r : fit.residuals()) {
-            assertTrue(Math.abs(r.relative()) < 0.05, fit.toTable());
+            assertTrue(Math.abs(r.relative()) < 0.05, fit.toString());
         }
     }
 
     @Test
     void jointFitRecoversMuAndLatencyWithin5PercentWithStandardErrors() {
         ModelFit fit = Mm1Fits.joint(points);
-        assertTrue(fit.identified(), fit.toTable());
-        assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toTable());
-        assertEquals(L, fit.value("l"), 0.05 * L, fit.toTable());
+        assertTrue(fit.identified(), fit.toString());
+        assertEquals(1 / X, fit.value("mu"), 0.05 / X, fit.toString());
+        assertEquals(L, fit.value("l"), 0.05 * L, fit.toString());
         double seMu = fit.parameter("mu").standardError();
-        assertTrue(seMu > 0 && seMu < 0.05 / X, fit.toTable());
-        assertTrue(fit.rmsRelativeResidual() < 0.03, fit.toTable());
+        assertTrue(seMu > 0 && seMu < 0.05 / X, fit.toString());
+        assertTrue(fit.rmsRelativeResidual() < 0.03, fit.toString());
         // the curve passes through the model at a rate between the points
         assertEquals(Mm1Fits.meanResponse(50, X, L), fit.curve().applyAsDouble(50), 0.05 * Mm1Fits.meanResponse(50, X, L));
     }
@@ -77,9 +77,9 @@ class Mm1FitTest {
         List<Mm1Point> steep = List.of(new Mm1Point("100", 100, 0.0005, 20_000), new Mm1Point("400", 400, 0.001, 20_000),
                 new Mm1Point("600", 600, 0.003, 20_000), new Mm1Point("700", 700, 0.009, 20_000));
         ModelFit fit = Mm1Fits.joint(steep);
-        assertTrue(fit.value("l") >= 0, fit.toTable());
+        assertTrue(fit.value("l") >= 0, fit.toString());
         for (Residual r : fit.residuals()) {
-            assertTrue(r.fitted() > 0, fit.toTable());
+            assertTrue(r.fitted() > 0, fit.toString());
         }
     }
 
@@ -102,13 +102,13 @@ class Mm1FitTest {
             ld.add(Mm1Point.of(RunData.read(dir)));
         }
         ModelFit fit = LoadDependentFit.fitWithLatency(ld, 1000, 0);
-        assertTrue(fit.identified(), fit.toTable());
-        assertEquals(p, fit.value("p"), 0.25 * p, fit.toTable());
-        assertEquals(x, fit.value("x"), 0.05 * x, fit.toTable());
+        assertTrue(fit.identified(), fit.toString());
+        assertEquals(p, fit.value("p"), 0.25 * p, fit.toString());
+        assertEquals(x, fit.value("x"), 0.05 * x, fit.toString());
         ModelFit free = LoadDependentFit.fit(ld, 1000);
-        assertTrue(free.rmsRelativeResidual() < 0.01, free.toTable());
-        assertTrue(Double.isFinite(fit.parameter("p").standardError()), fit.toTable());
+        assertTrue(free.rmsRelativeResidual() < 0.01, free.toString());
+        assertTrue(Double.isFinite(fit.parameter("p").standardError()), fit.toString());
         // a plain M/M/1 curve fits these points worse than the load-dependent one
-        assertTrue(Mm1Fits.joint(ld).rmsRelativeResidual() > fit.rmsRelativeResidual(), fit.toTable());
+        assertTrue(Mm1Fits.joint(ld).rmsRelativeResidual() > fit.rmsRelativeResidual(), fit.toString());
     }
 }

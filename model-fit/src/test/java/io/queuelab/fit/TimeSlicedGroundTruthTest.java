@@ -80,7 +80,7 @@ class TimeSlicedGroundTruthTest {
         System.out.print(Outcomes.describe(result));
         truths.forEach(t -> System.out.println("truth " + t.describe()));
         var sliced = result.model(TimeSlicedCandidate.NAME);
-        assertTrue(sliced.fit().identified(), sliced.fit().fit().toTable());
+        assertTrue(sliced.fit().identified(), sliced.fit().fit().toString());
         for (int i = 0; i < truths.size(); i++) {
             RunPrediction p = sliced.predictions().get(i);
             truths.get(i).assertPredicted(p, TimeSlicedCandidate.NAME);

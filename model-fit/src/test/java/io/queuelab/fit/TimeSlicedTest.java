@@ -31,11 +31,11 @@ class TimeSlicedTest {
     void aTimeSlicedServerIsToldFromProcessorSharingAndPredictsHeldOutRuns(@TempDir Path dir) throws Exception {
         HeldOutValidation.Result result = validate(dir, 0.002);
         var sliced = result.model(TimeSlicedCandidate.NAME);
-        assertTrue(sliced.fit().identified(), sliced.fit().fit().toTable());
+        assertTrue(sliced.fit().identified(), sliced.fit().fit().toString());
         double slice = sliced.fit().fit().value("slice");
-        assertTrue(slice >= 0.00125 && slice <= 0.003, "the slice fitted to a 2 ms slicer: " + slice + "\n" + sliced.fit().fit().toTable());
+        assertTrue(slice >= 0.00125 && slice <= 0.003, "the slice fitted to a 2 ms slicer: " + slice + "\n" + sliced.fit().fit().toString());
         // the range the fit determined holds the truth and leaves processor sharing out
-        String table = sliced.fit().fit().toTable();
+        String table = sliced.fit().fit().identification().summary();
         java.util.regex.Matcher range = java.util.regex.Pattern.compile("determined only to ([0-9.]+) ms-([0-9.]+) ms").matcher(table);
         double low = slice, high = slice;
         if (range.find()) {
@@ -53,7 +53,7 @@ class TimeSlicedTest {
         }
         // processor sharing with the demand fitted misses the same runs' distributions
         var shared = result.model("client-ps");
-        assertTrue(shared.fit().identified(), shared.fit().fit().toTable());
+        assertTrue(shared.fit().identified(), shared.fit().fit().toString());
         assertTrue(shared.predictions().stream().anyMatch(p -> !p.closed() && !p.withinYardstick()),
                 () -> "processor sharing predicted a 2 ms slicer's CDFs: " + shared.predictions());
     }
@@ -61,8 +61,8 @@ class TimeSlicedTest {
     @Test
     void aProcessorSharingServerGivesAShortSlice(@TempDir Path dir) throws Exception {
         var sliced = validate(dir, 0).model(TimeSlicedCandidate.NAME);
-        assertTrue(sliced.fit().identified(), sliced.fit().fit().toTable());
-        assertTrue(sliced.fit().fit().value("slice") <= 0.0005, sliced.fit().fit().toTable());
+        assertTrue(sliced.fit().identified(), sliced.fit().fit().toString());
+        assertTrue(sliced.fit().fit().value("slice") <= 0.0005, sliced.fit().fit().toString());
     }
 
     @Test

@@ -5,7 +5,6 @@ import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A measured response-time distribution against a simulated one (models.md section 5): the
@@ -74,19 +73,5 @@ public record Comparison(String measuredName, String simulatedName, long measure
     public Verdict row(String metric) {
         return rows.stream().filter(r -> r.metric().equals(metric)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no metric " + metric));
-    }
-
-    public String toTable() {
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-                "measured %s (%d requests) vs simulated %s (%d requests); yardstick: %d pairs of replications of %d%n",
-                measuredName, measuredCount, simulatedName, simulatedCount, yardstickPairs, measuredCount));
-        s.append(String.format(Locale.ROOT, "  %-14s %12s %12s %12s %12s  %s%n", "metric", "measured", "simulated", "distance", "yardstick", "verdict"));
-        for (Verdict r : rows) {
-            s.append(String.format(Locale.ROOT, "  %-14s %12s %12s %12.5g %12.5g  %s%n", r.metric(),
-                    Double.isNaN(r.measured()) ? "" : String.format(Locale.ROOT, "%.5g", r.measured()),
-                    Double.isNaN(r.simulated()) ? "" : String.format(Locale.ROOT, "%.5g", r.simulated()),
-                    r.distance(), r.yardstick(), r.verdict()));
-        }
-        return s.toString();
     }
 }

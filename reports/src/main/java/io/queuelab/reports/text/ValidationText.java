@@ -39,7 +39,7 @@ public final class ValidationText {
         }
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
-            s.append('\n').append(f.name()).append(": ").append(f.fit().toTable());
+            s.append('\n').append(f.name()).append(": ").append(FitTables.of(f.fit()));
             if (!o.fitRuns().isEmpty()) {
                 s.append("  fit runs (the model's prediction of the runs it was fitted to):\n");
                 appendPredictions(s, o.fitRuns(), result.fitServer());
