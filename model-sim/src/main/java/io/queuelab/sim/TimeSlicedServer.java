@@ -110,7 +110,7 @@ final class TimeSlicedServer {
             if (running[i] < 0) {
                 int slot = (int) ready.poll();
                 running[i] = slot;
-                double length = -slice * Math.log(1.0 - sliceRandom.nextDouble());
+                double length = slice * sliceRandom.nextExponential(); // the ziggurat, as Distribution.Exponential's
                 lastSlice[i] = remaining[slot] <= length;
                 sliceLength[i] = lastSlice[i] ? remaining[slot] : length;
                 sliceEnd[i] = t + sliceLength[i];
