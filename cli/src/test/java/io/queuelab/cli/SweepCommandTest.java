@@ -146,7 +146,17 @@ class SweepCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         String out = r.out();
         assertTrue(out.contains("models of the open runs"), out);
-        assertTrue(out.contains("\n  client-ps: identified; fits ("), out);
+        // client-ps made these runs, so its fit is identified, passes the residual test, and its response-time CDF is within
+        // simulation noise at most of the 5 runs; not always at all 5 ("fits"): each is judged against the 95th percentile
+        // of the model's own replications, so 5 judgements miss one now and then. Measured with --seed 1 to 20 (the
+        // sampler of 2026-11-28): "fits" on 17 seeds, the CDF beyond at 1 run on 2 seeds and at 2 runs on 1 (seed 1, this
+        // one); the residual test passed on all 20 (p >= 0.14); mm1 did not fit on all 20. Runs made by the time-sliced
+        // server instead (client-slice, 10 ms slices) put client-ps beyond at 3, 3, 1, 2, 4, 3 runs with seeds 1-6, so
+        // this check fails on them with this seed (3 of 5), though not on every seed.
+        java.util.regex.Matcher clientPs = java.util.regex.Pattern.compile("\n  client-ps: identified; (fits \\(|does not fit: the "
+                + "response-time distribution of [^\n]* at (\\d+) of 5 runs\n)").matcher(out);
+        assertTrue(clientPs.find(), out);
+        assertTrue(clientPs.group(2) == null || Integer.parseInt(clientPs.group(2)) <= 2, out);
         assertTrue(out.contains("\n  mm1: identified; does not fit: "), out);
     }
 

@@ -73,7 +73,7 @@ abstract class ArrivalSource {
         }
 
         private double draw() {
-            t += -meanGap * Math.log(1.0 - random.nextDouble());
+            t += meanGap * random.nextExponential(); // the ziggurat, as Distribution.Exponential's
             return admits(t) ? t + latency : END;
         }
 

@@ -16,14 +16,17 @@ import java.util.SplittableRandom;
  */
 final class GroupCommitServer {
     private final Engine.GroupCommit model;
+    private final ShareRates rates;
     private final SplittableRandom cpuRandom;
     private final SplittableRandom flushRandom;
     private final ReplicationStatistics statistics;
 
     private final RequestSlots slots = new RequestSlots();
     private final DoubleFifo clientQueue = new DoubleFifo(); // arrival instants waiting for a connection
-    private final DoubleFifo commits = new DoubleFifo();     // slots whose cpu is done, waiting for a flush
-    private final DoubleFifo flushing = new DoubleFifo();    // slots the running flush carries
+    // slots whose cpu is done, in order: the first `carried` are the running flush's, the rest wait for the next
+    // (one queue, not two: a commit is added and polled once)
+    private final DoubleFifo commits = new DoubleFifo();
+    private int carried;
     private final DoubleHeap tags = new DoubleHeap();        // cpu: virtual finishing time -> slot
 
     private double t;
@@ -34,19 +37,16 @@ final class GroupCommitServer {
 
     GroupCommitServer(Engine.GroupCommit model, Streams streams, ReplicationStatistics statistics) {
         this.model = model;
+        this.rates = ShareRates.ofCores(model.cores, model.connections);
         this.cpuRandom = streams.service();
         this.flushRandom = streams.pages();
         this.statistics = statistics;
     }
 
-    private double rate(int n) {
-        return n <= model.cores ? 1.0 : (double) model.cores / n;
-    }
-
     void run(ArrivalSource arrivals) {
         while (true) {
             double nextArrival = arrivals.peek();
-            double nextCpu = running == 0 ? Double.POSITIVE_INFINITY : t + (tags.minKey() - v) / rate(running);
+            double nextCpu = t + (tags.minKey() - v) * rates.inverse(running); // +infinity when none runs
             if (nextArrival == ArrivalSource.END && connected == 0) {
                 return; // nobody waits for a connection either: a request waits only while all are held
             }
@@ -67,14 +67,14 @@ final class GroupCommitServer {
                     v = 0; // nothing holds a tag: restart virtual time to keep its precision
                 }
                 commits.add(slot);
-                if (flushEnd == Double.POSITIVE_INFINITY) {
+                if (carried == 0) { // no flush running
                     startFlush();
                 }
             } else {
                 advance(flushEnd);
                 flushEnd = Double.POSITIVE_INFINITY;
-                while (!flushing.isEmpty()) {
-                    int slot = (int) flushing.poll();
+                for (; carried > 0; carried--) {
+                    int slot = (int) commits.poll();
                     double arrival = slots.arrival(slot);
                     double sent = slots.sent(slot);
                     slots.release(slot);
@@ -94,9 +94,7 @@ final class GroupCommitServer {
 
     /** Moves the clock to {@code to}, the cpu phase's virtual time with it. */
     private void advance(double to) {
-        if (running > 0) {
-            v += (to - t) * rate(running);
-        }
+        v += (to - t) * rates.rate(running); // r(0) = 0
         t = to;
     }
 
@@ -109,9 +107,7 @@ final class GroupCommitServer {
     /** One flush from now, carrying every waiting commit up to the bound. */
     private void startFlush() {
         int group = model.maxGroup > 0 ? Math.min(model.maxGroup, commits.size()) : commits.size();
-        for (int i = 0; i < group; i++) {
-            flushing.add(commits.poll());
-        }
+        carried = group;
         flushEnd = t + model.flush.sample(flushRandom) + model.perCommit * group;
         statistics.flush(t, flushEnd, group);
     }

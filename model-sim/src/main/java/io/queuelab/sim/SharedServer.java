@@ -21,8 +21,7 @@ final class SharedServer {
     private final Engine.ProcessorSharing demands; // draws each demand (and its profile's factor)
     private final int capacity;
     private final boolean queueWhenFull;
-    private final double[] ratePerRequest; // speed(n)/n of the load-dependent model; null otherwise
-    private final double cores;            // the cores shared when ratePerRequest is null (1: processor sharing)
+    private final ShareRates rates;        // r(n): speed(n)/n of the load-dependent model, else min(1, cores/n)
     private final SplittableRandom serviceRandom;
     private final ReplicationStatistics statistics;
 
@@ -36,21 +35,10 @@ final class SharedServer {
         demands = server;
         capacity = server.capacity;
         queueWhenFull = server.queueWhenFull;
-        cores = server.cores;
-        if (server.speed != null) {
-            ratePerRequest = new double[capacity + 1];
-            for (int n = 1; n <= capacity; n++) {
-                ratePerRequest[n] = server.speed.applyAsDouble(n) / n;
-            }
-        } else {
-            ratePerRequest = null;
-        }
+        var speed = server.speed;
+        rates = speed != null ? new ShareRates(n -> speed.applyAsDouble(n) / n, capacity) : ShareRates.ofCores(server.cores, capacity);
         serviceRandom = streams.service();
         this.statistics = statistics;
-    }
-
-    private double rate(int n) {
-        return ratePerRequest != null ? ratePerRequest[n] : n <= cores ? 1.0 : cores / n;
     }
 
     void run(ArrivalSource arrivals) {
@@ -60,15 +48,13 @@ final class SharedServer {
         int n = 0;
         while (true) {
             double nextArrival = arrivals.peek();
-            double nextDeparture = n == 0 ? Double.POSITIVE_INFINITY : t + (tags.minKey() - v) / rate(n);
+            double nextDeparture = t + (tags.minKey() - v) * rates.inverse(n); // +infinity when empty
             if (nextArrival == ArrivalSource.END && n == 0) {
                 return; // the queue is empty too: a request waits only while the server is full
             }
             if (nextArrival <= nextDeparture) {
                 arrivals.next();
-                if (n > 0) {
-                    v += (nextArrival - t) * rate(n);
-                }
+                v += (nextArrival - t) * rates.rate(n); // r(0) = 0
                 t = nextArrival;
                 if (n < capacity) {
                     enter(tags, v, t, t);

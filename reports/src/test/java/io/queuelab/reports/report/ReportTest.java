@@ -167,14 +167,21 @@ class ReportTest {
         String text = document.getDocumentElement().getTextContent();
         assertTrue(text.contains("DPB_max"), "DPB table");
         assertTrue(text.contains("modified M/M/1"), "M/M/1 fit");
-        // the "measured" runs are simulations of Table 1 itself, so the fitted DPB model, replayed on their own
-        // arrival instants, must match every one of them within simulation noise on every metric
+        // The "measured" runs are simulations of Table 1 itself, so the DPB model fitted on open-25, closed-50 and
+        // closed-1, replayed on the arrival instants of the three other open runs (5, 12.5 and 18.75/s), is the right
+        // model: it must be within simulation noise on most of their 3 x 7 metrics. Not on all: each yardstick is the
+        // 95th percentile of only 10 pairs of replications, the fitted parameters carry the error of the runs they were
+        // fitted on, and the metrics of one run move together. Measured over 20 seeds (this setup with seeds 1, 1001,
+        // ..., 19001, the sampler of 2026-11-28): 0-10 of the 21 beyond, mean 3.6, more than 8 on one seed in 20 (10,
+        // seed 10001); all 21 within on 2 seeds in 20 (the old claim, "every metric of every run", held by seed 1's
+        // luck). A wrong model is far beyond: with the held-out runs' T_proc 10 % longer than the fitted runs', 10-14
+        // of the 21 were beyond over the 10 seeds 1-9001; 20 % longer, 14-18.
         java.util.Map<String, List<String>> verdicts = verdictsByChart();
         List<String> modelCharts = verdicts.keySet().stream().filter(id -> id.startsWith("cdf-model-")).toList();
         assertEquals(3, modelCharts.size(), verdicts.keySet().toString());
-        for (String id : modelCharts) {
-            assertEquals(java.util.Collections.nCopies(7, "within simulation noise"), verdicts.get(id), id);
-        }
+        long beyond = modelCharts.stream().flatMap(id -> verdicts.get(id).stream()).filter(v -> !v.equals("within simulation noise")).count();
+        assertTrue(beyond <= 8, () -> beyond + " of 21 verdicts of the fitted model beyond simulation noise (at most 8): "
+                + modelCharts.stream().map(id -> id + " " + verdicts.get(id)).toList());
         // every comparison has its 7 metrics judged against a yardstick
         for (var e : verdicts.entrySet()) {
             assertEquals(7, e.getValue().size(), e.getKey());
