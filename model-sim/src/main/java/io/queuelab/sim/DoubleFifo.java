@@ -37,11 +37,6 @@ final class DoubleFifo {
         return v;
     }
 
-    /** The oldest value, left in the queue; the queue must not be empty. */
-    double peek() {
-        return values[head];
-    }
-
     boolean isEmpty() {
         return count == 0;
     }
