@@ -40,7 +40,8 @@ class CredentialsTest {
 
     @BeforeAll
     static void startServerWithAPasswordUser() throws Exception {
-        server = EmbeddedMariaDb.start(Path.of(JdbcCommandsTest.EMBEDDED_DIR), List.of());
+        // a directory of its own: cli's test classes run in two JVMs, and one data directory takes one server
+        server = EmbeddedMariaDb.start(Path.of("target", "cli-credentials-mariadb"), List.of());
         try (Connection c = DriverManager.getConnection(server.jdbcUrl(), EmbeddedMariaDb.USER, "");
              Statement s = c.createStatement()) {
             s.execute("CREATE OR REPLACE USER '" + USER + "'@'%' IDENTIFIED BY '" + SECRET + "'");

@@ -1,5 +1,7 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.manifest.RunEnd;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reading commands say first about runs and sweeps that did not finish (issue 13).
  */
 @Timeout(120)
+@TimingSensitive
 class FaultsAndLimitsTest {
     @TempDir
     Path dir;

@@ -17,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Files written by the reading commands onto a real disk that fills: a clear failure, nothing cut short left (issue 28). */
 @Timeout(120)
 class FullDiskTest {
+    /** Its own embedded directory: cli's test classes run in two JVMs, and one data directory takes one server. */
+    private static final String QOS_EMBEDDED_DIR = Path.of("target", "cli-full-disk-mariadb").toString();
     @TempDir
     Path dir;
 
@@ -111,10 +113,10 @@ class FullDiskTest {
     @Timeout(300)
     void qosReadOntoAFullDiskLeavesEveryFileWholeOrAbsent() throws Exception {
         CliTestSupport.Result load = CliTestSupport.run("load", "--relation", "qos", "--scale", "0.001", "--schema", "1",
-                "--embedded-dir", QosCommandsTest.EMBEDDED_DIR);
+                "--embedded-dir", QOS_EMBEDDED_DIR);
         assertEquals(0, load.exitCode(), load.toString());
         String[] read = {"qos-read", "--queries", "Q1.1", "--clients", "1", "--rounds", "2", "--schemas", "1",
-                "--embedded-dir", QosCommandsTest.EMBEDDED_DIR, "--out"};
+                "--embedded-dir", QOS_EMBEDDED_DIR, "--out"};
         // 40 kB: the two rounds' six small files and the CSV and table take a 4 kB page each, the 19 kB PNG does not fit
         try (SmallTmpfs full = SmallTmpfs.mount(dir.resolve("full"), 40)) {
             Path out = full.dir.resolve("reads");

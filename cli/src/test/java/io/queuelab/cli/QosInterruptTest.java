@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SIGTERM to a real {@code queuelab qos-write} mid-grid: the cells measured so far are kept, marked incomplete. */
 class QosInterruptTest {
+    /** Its own embedded directory: cli's test classes run in two JVMs, and one data directory takes one server. */
+    private static final String EMBEDDED_DIR = java.nio.file.Path.of("target", "cli-qos-interrupt-mariadb").toString();
     @TempDir
     Path dir;
 
@@ -26,7 +28,7 @@ class QosInterruptTest {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
                 System.getProperty("java.class.path"), Main.class.getName(), "qos-write", "--schemas", "1", "--clients", "1,2,3",
                 "--rows", "2", "--min-rounds", "2", "--max-rounds", "8", "--max-error", "1e-9",
-                "--embedded-dir", QosCommandsTest.EMBEDDED_DIR, "--out", out.toString());
+                "--embedded-dir", EMBEDDED_DIR, "--out", out.toString());
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
         try {
             long deadline = System.nanoTime() + 120_000_000_000L;

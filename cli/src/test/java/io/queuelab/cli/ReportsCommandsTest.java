@@ -1,5 +1,7 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code queuelab fit}, {@code compare} and {@code report} end to end on runs written by {@code queuelab simulate}. */
+@TimingSensitive
 class ReportsCommandsTest {
     @TempDir
     Path tmp;

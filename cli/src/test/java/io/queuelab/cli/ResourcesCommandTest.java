@@ -1,5 +1,7 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is judged against the kernel's own count for the busy process over the run (read from
  * /proc/PID/stat by the test, apart from the sampler).
  */
+@TimingSensitive
 class ResourcesCommandTest {
     @TempDir
     Path dir;

@@ -1,5 +1,7 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
@@ -14,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@TimingSensitive
 class SweepCommandTest {
     @TempDir
     Path dir;

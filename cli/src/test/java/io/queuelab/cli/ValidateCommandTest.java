@@ -1,5 +1,7 @@
 package io.queuelab.cli;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code queuelab validate} end to end on simulated runs of a client-limited system: the table, the
  * JSON of docs/experiments.md field by field, and bad input (one line, exit 2).
  */
+@TimingSensitive
 class ValidateCommandTest {
     @TempDir
     static Path tmp;

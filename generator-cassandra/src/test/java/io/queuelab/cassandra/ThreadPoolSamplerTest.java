@@ -1,5 +1,7 @@
 package io.queuelab.cassandra;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.cassandra.workload.Scenario;
 import io.queuelab.cassandra.workload.WisconsinWorkload;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The node's thread pools, sampled while writes run against it, land in the CSV on the generator's clock. */
+@TimingSensitive
 class ThreadPoolSamplerTest {
     @TempDir
     Path tmp;

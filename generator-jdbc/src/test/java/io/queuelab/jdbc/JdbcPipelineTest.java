@@ -1,5 +1,7 @@
 package io.queuelab.jdbc;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.run.LoadRun;
@@ -26,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The JDBC backend under generator-core's open-loop pipeline, on the embedded MariaDB. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TimingSensitive
 class JdbcPipelineTest {
     static final String TABLE = "wisc_pipeline";
     static final int TUPLES = 20_000;

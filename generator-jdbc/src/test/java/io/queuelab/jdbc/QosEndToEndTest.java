@@ -1,5 +1,7 @@
 package io.queuelab.jdbc;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogReader;
 import io.queuelab.core.log.RunDirectory;
@@ -19,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Seed 000's end-to-end writing test at a small size on the embedded MariaDB. */
+@TimingSensitive
 class QosEndToEndTest {
     @TempDir
     Path dir;

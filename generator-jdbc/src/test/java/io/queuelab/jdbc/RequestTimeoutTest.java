@@ -1,5 +1,7 @@
 package io.queuelab.jdbc;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The request timeout against a real slow query on the embedded MariaDB: the request fails as a
  * timeout soon after the limit, and the session reconnects for the next request.
  */
+@TimingSensitive
 class RequestTimeoutTest {
     @TempDir
     Path dir;

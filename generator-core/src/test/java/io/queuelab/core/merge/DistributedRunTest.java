@@ -1,5 +1,7 @@
 package io.queuelab.core.merge;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.clock.ClockOffset;
 import io.queuelab.core.clock.ClockProbe;
 import io.queuelab.core.clock.ClockReferenceServer;
@@ -41,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Two generator nodes in one process, as two client machines would run them: the same plan split
  * by --node-count, one start instant of a clock reference, then merged.
  */
+@TimingSensitive
 class DistributedRunTest {
     private static final LoadPlan PLAN = new LoadPlan(List.of(Phase.open("main", Duration.ofSeconds(3), 2_000, false)),
             LoadPlan.Arrivals.POISSON, Duration.ZERO);

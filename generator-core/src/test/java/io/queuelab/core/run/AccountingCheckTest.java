@@ -1,5 +1,7 @@
 package io.queuelab.core.run;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.schedule.LoadPlan;
 import io.queuelab.core.schedule.PoissonSchedule;
@@ -24,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * generator's own schedule, dispatched on time, logged once) and breaks exactly one thing, so each
  * asserts the whole list of failures: the one line of its failure mode and nothing else.
  */
+@TimingSensitive
 class AccountingCheckTest {
     private static final LoadPlan PLAN = PipelineRuns.poisson(1000, Duration.ofSeconds(1));
     private static final ClientCost.Measured COST = new ClientCost.Measured(0.1, 1, 2, 0, 0, 1);

@@ -1,5 +1,7 @@
 package io.queuelab.core.run;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.backend.OperationMix;
 import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.core.backend.SyncSession;
@@ -27,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@TimingSensitive
 class AccountingTest {
     @TempDir
     Path dir;

@@ -1,5 +1,7 @@
 package io.queuelab.core.run;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.manifest.RunEnd;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import io.queuelab.core.backend.OperationMix;
@@ -26,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A closed plan with finite work per job: each job issues its requests and leaves; the run ends when all have left. */
+@TimingSensitive
 class FiniteClosedWorkTest {
     @TempDir
     Path dir;

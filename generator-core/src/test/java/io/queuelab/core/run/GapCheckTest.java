@@ -1,5 +1,7 @@
 package io.queuelab.core.run;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.backend.AsyncBackend;
 import io.queuelab.core.backend.AsyncSession;
 import io.queuelab.core.backend.OperationMix;
@@ -29,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * level and power on gap samples whose distance from Exp(rate) is known, and a run whose
  * dispatcher is known to be late fails it while a run at the same rate on the same path passes.
  */
+@TimingSensitive
 class GapCheckTest {
     private static final double RATE = 2000;
     private static final int N = 5000;

@@ -1,5 +1,7 @@
 package io.queuelab.core.run;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.inprocess.MM1Backend;
 import io.queuelab.core.summary.RunSummary;
 import org.HdrHistogram.Histogram;
@@ -30,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * few percent of that mean (an earlier try at 1000/s, without it, was reverted); the
  * client's own hand-off is the instrument's and stays in.
  */
+@TimingSensitive
 class MM1PipelineTest {
     private static final double MU = 1000;
     private static final double LAMBDA = 500;

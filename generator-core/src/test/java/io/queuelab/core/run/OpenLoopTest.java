@@ -1,5 +1,7 @@
 package io.queuelab.core.run;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.backend.Backend;
 import io.queuelab.core.inprocess.MM1Backend;
 import io.queuelab.core.inprocess.NoopBackend;
@@ -19,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The open loop's hand-off and its ending by a stop request, on in-process backends whose timing is known. */
+@TimingSensitive
 class OpenLoopTest {
     @TempDir
     Path dir;

@@ -1,11 +1,14 @@
 package io.queuelab.core.run;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The logger's nap: few wake-ups at low rates, and a hand-off queue that never fills between two naps. */
+@TimingSensitive
 class RequestLoggerNapTest {
     private static final long MS = 1_000_000;
 

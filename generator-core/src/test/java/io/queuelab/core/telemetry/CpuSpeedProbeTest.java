@@ -1,5 +1,7 @@
 package io.queuelab.core.telemetry;
 
+import io.queuelab.core.testing.TimingSensitive;
+
 import io.queuelab.core.manifest.LoadConfig;
 import io.queuelab.core.manifest.Manifest;
 import io.queuelab.core.manifest.ScheduleStart;
@@ -23,6 +25,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The server cpus' speed probe on real cpus of this machine (its threads pinned, read back from
  * the kernel), and its file read back: the window outside warm-up, the seconds' medians, a torn line.
  */
+@TimingSensitive
 class CpuSpeedProbeTest {
     @Test
     void aProbeTimesItsUnitOnItsCpuAboutTwentyTimesASecond(@TempDir Path dir) throws Exception {
