@@ -12,6 +12,10 @@ final class DoubleHeap {
     private double[] values = new double[64];
     private int size;
 
+    DoubleHeap() {
+        keys[0] = Double.POSITIVE_INFINITY; // empty: see minKey
+    }
+
     int size() {
         return size;
     }
@@ -20,9 +24,12 @@ final class DoubleHeap {
         return size == 0;
     }
 
-    /** The smallest key, or +infinity when empty. */
+    /**
+     * The smallest key, or +infinity when empty: the first key is kept at +infinity while the heap is empty, so this is
+     * a load, not a branch on whether a server is empty (a coin toss at every event of a busy server).
+     */
     double minKey() {
-        return size == 0 ? Double.POSITIVE_INFINITY : keys[0];
+        return keys[0];
     }
 
     /** The value of the smallest key (undefined when empty). */
@@ -53,6 +60,7 @@ final class DoubleHeap {
     void pop() {
         int n = --size;
         if (n == 0) {
+            keys[0] = Double.POSITIVE_INFINITY;
             return;
         }
         double key = keys[n];

@@ -27,7 +27,7 @@ final class GroupCommitServer {
     // (one queue, not two: a commit is added and polled once)
     private final DoubleFifo commits = new DoubleFifo();
     private int carried;
-    private final DoubleHeap tags = new DoubleHeap();        // cpu: virtual finishing time -> slot
+    private final FinishingTags tags = new FinishingTags();  // cpu: virtual finishing time -> slot
 
     private double t;
     private double v;           // virtual time of the cpu phase
@@ -46,29 +46,29 @@ final class GroupCommitServer {
     void run(ArrivalSource arrivals) {
         while (true) {
             double nextArrival = arrivals.peek();
-            double nextCpu = t + (tags.minKey() - v) * rates.inverse(running); // +infinity when none runs
+            double nextCpu = t + (tags.minTag() - v) * rates.inverse(running); // +infinity when none runs
             if (nextArrival == ArrivalSource.END && connected == 0) {
                 return; // nobody waits for a connection either: a request waits only while all are held
             }
-            if (nextArrival <= nextCpu && nextArrival <= flushEnd) {
+            if (nextArrival <= Math.min(nextCpu, flushEnd)) { // one branch, not two
                 arrivals.next();
                 advance(nextArrival);
                 if (connected < model.connections) {
-                    connect(t, t);
+                    connect(t, t, model.cpu.sample(cpuRandom));
                 } else {
                     clientQueue.add(t);
                 }
             } else if (nextCpu <= flushEnd) {
-                v = tags.minKey();
+                v = tags.minTag();
                 t = nextCpu;
-                int slot = (int) tags.minValue();
-                tags.pop();
+                int slot = tags.minSlot();
+                tags.removeMin();
                 if (--running == 0) {
                     v = 0; // nothing holds a tag: restart virtual time to keep its precision
                 }
                 commits.add(slot);
                 if (carried == 0) { // no flush running
-                    startFlush();
+                    startFlush(model.flush.sample(flushRandom));
                 }
             } else {
                 advance(flushEnd);
@@ -82,11 +82,11 @@ final class GroupCommitServer {
                     statistics.answered(arrival, sent, t);
                     arrivals.answered(t);
                     if (!clientQueue.isEmpty()) {
-                        connect(clientQueue.poll(), t); // the freed connection takes the oldest waiting request
+                        connect(clientQueue.poll(), t, model.cpu.sample(cpuRandom)); // the freed connection takes the oldest waiting request
                     }
                 }
                 if (!commits.isEmpty()) {
-                    startFlush(); // the commits that came during the flush: the next group
+                    startFlush(model.flush.sample(flushRandom)); // the commits that came during the flush: the next group
                 }
             }
         }
@@ -98,17 +98,18 @@ final class GroupCommitServer {
         t = to;
     }
 
-    private void connect(double arrival, double sent) {
+    /** A request takes a connection and starts its {@code cpu} (drawn by the caller: see SharedServer's note on inlining). */
+    private void connect(double arrival, double sent, double cpu) {
         connected++;
         running++;
-        tags.push(v + model.cpu.sample(cpuRandom), slots.take(arrival, sent));
+        tags.add(v + cpu, slots.take(arrival, sent));
     }
 
-    /** One flush from now, carrying every waiting commit up to the bound. */
-    private void startFlush() {
+    /** One flush from now of {@code duration} and the commits' share, carrying every waiting commit up to the bound. */
+    private void startFlush(double duration) {
         int group = model.maxGroup > 0 ? Math.min(model.maxGroup, commits.size()) : commits.size();
         carried = group;
-        flushEnd = t + model.flush.sample(flushRandom) + model.perCommit * group;
+        flushEnd = t + duration + model.perCommit * group;
         statistics.flush(t, flushEnd, group);
     }
 }

@@ -22,15 +22,20 @@ final class RequestSlots {
             slot = free[--freeCount];
         } else {
             if (used == arrival.length) {
-                arrival = Arrays.copyOf(arrival, 2 * used);
-                sent = Arrays.copyOf(sent, 2 * used);
-                free = Arrays.copyOf(free, 2 * used);
+                grow();
             }
             slot = used++;
         }
         arrival[slot] = arrivedAt;
         sent[slot] = sentAt;
         return slot;
+    }
+
+    /** Out of take, which the servers' loops then take in: see {@link SharedServer}'s note on inlining. */
+    private void grow() {
+        arrival = Arrays.copyOf(arrival, 2 * used);
+        sent = Arrays.copyOf(sent, 2 * used);
+        free = Arrays.copyOf(free, 2 * used);
     }
 
     void release(int slot) {

@@ -83,14 +83,8 @@ final class TimeSlicedServer {
     void run(ArrivalSource arrivals) {
         int holding = 0; // requests holding a connection
         while (true) {
-            int core = -1;
-            double nextEnd = Double.POSITIVE_INFINITY;
-            for (int i = 0; i < cores; i++) {
-                if (sliceEnd[i] < nextEnd) {
-                    nextEnd = sliceEnd[i];
-                    core = i;
-                }
-            }
+            int core = firstToEnd();
+            double nextEnd = sliceEnd[core];
             double nextArrival = arrivals.peek();
             if (nextArrival == ArrivalSource.END && holding == 0) {
                 return; // nothing waits in the client's queue while a connection is free
@@ -98,7 +92,7 @@ final class TimeSlicedServer {
             if (nextArrival < nextEnd) {
                 arrivals.next();
                 if (holding < connections) {
-                    take(nextArrival, nextArrival);
+                    take(nextArrival, nextArrival, demands.demand(serviceRandom, nextArrival));
                     holding++;
                     arrived(nextArrival);
                 } else {
@@ -127,7 +121,7 @@ final class TimeSlicedServer {
             slots.release(slot);
             holding--;
             if (!waiting.isEmpty()) {
-                take(waiting.poll(), t); // the freed connection goes to the oldest waiting request
+                take(waiting.poll(), t, demands.demand(serviceRandom, t)); // the freed connection goes to the oldest waiting request
                 holding++;
             }
             if (ready.isEmpty()) {
@@ -139,6 +133,23 @@ final class TimeSlicedServer {
             statistics.answered(a, s, t);
             arrivals.answered(t);
         }
+    }
+
+    /**
+     * The core whose stretch ends first (the lowest of equals; +infinity if all are idle), found without a branch: which
+     * core that is changes at random from one event to the next, and a branch on it was mispredicted about every other
+     * time. The instants are 0 or more (or +infinity), whose bits order as the numbers do.
+     */
+    private int firstToEnd() {
+        int first = 0;
+        long firstBits = Double.doubleToRawLongBits(sliceEnd[0]);
+        for (int i = 1; i < cores; i++) {
+            long bits = Double.doubleToRawLongBits(sliceEnd[i]);
+            long earlier = (bits - firstBits) >> 63; // all ones if core i ends strictly before the first so far, else 0
+            firstBits += (bits - firstBits) & earlier;
+            first += (i - first) & (int) earlier;
+        }
+        return first;
     }
 
     /** Core {@code i} runs {@code slot} from {@code t}: for one slice if others still wait, else to the end of its demand. */
@@ -159,7 +170,9 @@ final class TimeSlicedServer {
     private void arrived(double t) {
         for (int i = 0; i < cores; i++) {
             if (running[i] < 0) {
-                start(i, (int) ready.poll(), t);
+                running[i] = (int) ready.poll(); // the queue held only this request: it runs alone, unarmed
+                since[i] = t;
+                runToTheEnd(i, t);
                 return;
             }
         }
@@ -191,17 +204,24 @@ final class TimeSlicedServer {
         double length = slice * sliceRandom.nextExponential(); // the ziggurat, as Distribution.Exponential's
         armed[i] = true;
         lastSlice[i] = remaining[slot] <= length;
-        sliceLength[i] = lastSlice[i] ? remaining[slot] : length;
+        sliceLength[i] = Math.min(remaining[slot], length); // the same, without a branch on a coin toss
         sliceEnd[i] = t + sliceLength[i];
     }
 
-    /** A request takes a connection at {@code t} and joins the run queue with its demand. */
-    private void take(double arrivedAt, double t) {
+    /**
+     * A request takes a connection at {@code t} and joins the run queue with its {@code demand} (drawn by the caller: see
+     * SharedServer's note on inlining).
+     */
+    private void take(double arrivedAt, double t, double demand) {
         int slot = slots.take(arrivedAt, t);
         if (remaining.length < slots.capacity()) {
-            remaining = Arrays.copyOf(remaining, slots.capacity());
+            growRemaining();
         }
-        remaining[slot] = demands.demand(serviceRandom, t);
+        remaining[slot] = demand;
         ready.add(slot);
+    }
+
+    private void growRemaining() {
+        remaining = Arrays.copyOf(remaining, slots.capacity());
     }
 }
