@@ -1,5 +1,7 @@
 package io.queuelab.core.testing;
 
+import org.junit.jupiter.api.Tag;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -12,8 +14,11 @@ import java.lang.annotation.Target;
  * latency, rate or cpu share measured against a known truth, a claim judged by {@code QuietMachine}.
  * While such a class runs, no other test class of this machine's test JVMs runs ({@link TestLanes}):
  * the suite runs its modules and test classes side by side, and these have the cores to themselves.
- * A class that only needs a server to answer, or that simulates, does not carry it.
+ * A class that only needs a server to answer, or that simulates, does not carry it. Its tag,
+ * {@code timing-sensitive}, makes Maven run a module's timing-sensitive classes after its others, in a
+ * JVM of their own (the parent pom's surefire executions).
  */
+@Tag("timing-sensitive")
 @Documented
 @Inherited
 @Retention(RetentionPolicy.RUNTIME)
