@@ -82,10 +82,13 @@ public final class TestLanes implements BeforeAllCallback, AfterAllCallback {
             open();
             // a writer holds the turnstile while it waits for the readers inside to leave; a reader
             // only passes through it, so none enters behind a waiting writer
-            try (FileLock gate = turnstile.lock()) {
+            FileLock gate = turnstile.lock();
+            try {
                 if (exclusive) {
                     held = lanes.lock(0, Long.MAX_VALUE, false);
                 }
+            } finally {
+                gate.release();
             }
             if (!exclusive) {
                 held = lanes.lock(0, Long.MAX_VALUE, true);
