@@ -19,6 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DemoCommandTest {
     private static final String DB = Path.of("target", "demo-test-db").toAbsolutePath().toString();
 
+    /**
+     * The smallest accuracy bound (a factor less one) the held-out lead is judged by, however
+     * closely the sweep repeats itself: a closed run with one job has no queue, and the model's
+     * demand comes from open runs with idle gaps (a server kept busy answers faster: X(1) was
+     * predicted 18 % low on such a sweep). A prediction off by a factor 1.5 fails.
+     */
+    private static final double MODEL_ERROR_FLOOR = 0.5;
+
     @TempDir
     Path dir;
 
@@ -126,29 +134,90 @@ class DemoCommandTest {
 
     /**
      * The range report's held-out lead on real runs (issue 42 item 3): a model selected, each held-out
-     * load predicted, and every closed prediction that is not saturated obeying Little's law,
-     * predicted X(N) x predicted R(N) = N (no think time), to the printed digits.
+     * load predicted, every closed prediction that is not saturated obeying Little's law (predicted
+     * X(N) x predicted R(N) = N, no think time, to the printed digits), and the predictions within
+     * the accuracy this sweep's own spread allows ({@link #accuracyBound}).
      */
     private static void assertHeldOutLead(String out) {
         java.util.regex.Matcher lead = java.util.regex.Pattern.compile("report: [^\n]*range-report\\.html\nselected model: [a-z0-9-]+, held-out"
                 + " error").matcher(out);
         assertTrue(lead.find(), out);
-        java.util.regex.Pattern closed = java.util.regex.Pattern.compile("\\(N = (\\d+)\\): mean [0-9.e+]+ ms, predicted ([0-9.e+]+) \\(.*"
-                + "X\\(N\\) [0-9.e+]+/s, predicted ([0-9.e+]+)/s");
-        int checked = 0;
-        for (String line : out.substring(lead.start()).lines().filter(l -> l.contains("(N = ")).toList()) {
-            java.util.regex.Matcher m = closed.matcher(line);
+        // the lead's indented lines after "selected model: ...", one per held-out run
+        java.util.List<String> lines = out.substring(lead.start()).lines().skip(2).takeWhile(l -> l.startsWith("  ")).toList();
+        java.util.regex.Pattern figures = java.util.regex.Pattern.compile("^  (\\S+) \\((N = (\\d+)|[0-9.e+]+/s)\\): mean ([0-9.e+]+) ms, predicted"
+                + " ([0-9.e+]+) \\([-+0-9.]+ %\\); p99 ([0-9.e+]+) ms, predicted ([0-9.e+]+) \\(.*?(X\\(N\\) ([0-9.e+]+)/s, predicted ([0-9.e+]+)/s)?$");
+        // the held-out open loads by their first run's name: each was run twice, the server's own spread
+        java.util.Map<String, java.util.List<double[]>> open = new java.util.TreeMap<>();
+        java.util.List<double[]> closed = new java.util.ArrayList<>();
+        for (String line : lines) {
+            java.util.regex.Matcher m = figures.matcher(line);
             if (!m.find()) {
-                assertTrue(line.contains("saturated"), "a closed prediction is a figure or a saturation: " + line);
+                assertTrue(line.contains("(N = ") && line.contains("saturated"), "an open prediction is a figure, a closed one a figure"
+                        + " or a saturation: " + line);
                 continue;
             }
-            int jobs = Integer.parseInt(m.group(1));
-            double little = Double.parseDouble(m.group(3)) * Double.parseDouble(m.group(2)) / 1e3 / jobs;
-            assertEquals(1, little, 0.01, "X(N) R(N) / N: " + line);
-            checked++;
+            double mean = Double.parseDouble(m.group(4));
+            double predictedMean = Double.parseDouble(m.group(5));
+            double p99 = Double.parseDouble(m.group(6));
+            double predictedP99 = Double.parseDouble(m.group(7));
+            if (m.group(3) == null) {
+                open.computeIfAbsent(m.group(1).replaceAll("-repeat-\\d+$", ""), k -> new java.util.ArrayList<>())
+                        .add(new double[]{mean, predictedMean, p99, predictedP99});
+                continue;
+            }
+            int jobs = Integer.parseInt(m.group(3));
+            assertTrue(m.group(8) != null, "a closed prediction gives X(N): " + line);
+            double throughput = Double.parseDouble(m.group(9));
+            double predictedThroughput = Double.parseDouble(m.group(10));
+            assertEquals(1, predictedThroughput * predictedMean / 1e3 / jobs, 0.01, "X(N) R(N) / N: " + line);
+            closed.add(new double[]{jobs, throughput, predictedThroughput});
         }
-        assertTrue(checked >= 2, "the closed runs of 1 and 2 jobs are predicted: " + out);
-        assertTrue(out.substring(lead.start()).contains("repeat-1"), "the repeated held-out loads are predicted: " + out);
+        assertEquals(2, open.size(), "two held-out open loads: " + lines);
+        assertTrue(open.values().stream().allMatch(runs -> runs.size() == 2), "each held-out load and its repeat predicted: " + lines);
+        assertTrue(closed.size() >= 2, "the closed runs of 1 and 2 jobs are predicted: " + lines);
+
+        double meanBound = accuracyBound(open.values(), 0);
+        double p99Bound = accuracyBound(open.values(), 2);
+        for (var load : open.entrySet()) {
+            java.util.List<double[]> runs = load.getValue();
+            for (int stat : new int[]{0, 2}) {
+                double low = Math.min(runs.get(0)[stat], runs.get(1)[stat]);
+                double high = Math.max(runs.get(0)[stat], runs.get(1)[stat]);
+                double bound = stat == 0 ? meanBound : p99Bound;
+                for (double[] run : runs) {
+                    double predicted = run[stat + 1];
+                    double miss = predicted < low ? low / predicted - 1 : predicted > high ? predicted / high - 1 : 0;
+                    assertTrue(miss <= bound, String.format(java.util.Locale.ROOT, "%s: the predicted %s %.3g ms is %.0f %% beyond the"
+                                    + " measured %.3g-%.3g ms, more than this sweep's bound %.0f %%: %s", load.getKey(), stat == 0 ? "mean" : "p99",
+                            predicted, 100 * miss, low, high, 100 * bound, lines));
+                }
+            }
+        }
+        // a closed run has no repeat: its throughput is judged by the open loads' spread of the mean
+        for (double[] c : closed) {
+            double miss = Math.max(c[1] / c[2], c[2] / c[1]) - 1;
+            assertTrue(miss <= meanBound, String.format(java.util.Locale.ROOT, "N = %.0f: the predicted X(N) %.4g/s misses the measured"
+                    + " %.4g/s by %.0f %%, more than this sweep's bound %.0f %%: %s", c[0], c[2], c[1], 100 * miss, 100 * meanBound, lines));
+        }
+    }
+
+    /**
+     * How far (a factor less one) a prediction may fall outside the measured runs of its load: twice
+     * the largest relative difference between a held-out load's two runs (statistic {@code stat}:
+     * 0 the mean, 2 the p99), and never below {@link #MODEL_ERROR_FLOOR}. The server repeats a
+     * 3-s run at 5-30 % of capacity only so closely (two runs of one load differed by 48 % in mean
+     * on a busy machine), and a model fitted on four such runs inherits that spread; a
+     * prediction off by the floor or more on a sweep that repeats itself closely is a wrong model,
+     * not noise.
+     */
+    private static double accuracyBound(java.util.Collection<java.util.List<double[]>> loads, int stat) {
+        double spread = 0;
+        for (java.util.List<double[]> runs : loads) {
+            double a = runs.get(0)[stat];
+            double b = runs.get(1)[stat];
+            spread = Math.max(spread, Math.max(a, b) / Math.min(a, b) - 1);
+        }
+        return Math.max(MODEL_ERROR_FLOOR, 2 * spread);
     }
 
     /**

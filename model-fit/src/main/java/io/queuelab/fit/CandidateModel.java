@@ -21,8 +21,11 @@ public interface CandidateModel {
      * @param fittedFrom what it is fitted from (which runs, which measurements)
      * @param assumes    what it assumes that a server may not do
      * @param rightWhen  when it is the right choice
+     * @param simulatedAs the model-sim kind a fit of it is simulated as ({@code simulate --model} takes the
+     *                    same name) and how its parameters are set: several candidates fit one kind of
+     *                    system in different ways (mg1, mgc and client-ps are all {@code client-ps})
      */
-    record Card(String system, String fittedFrom, String assumes, String rightWhen) {
+    record Card(String system, String fittedFrom, String assumes, String rightWhen, String simulatedAs) {
     }
 
     /** The model's card: the system, what it is fitted from, what it assumes, when it is right. */

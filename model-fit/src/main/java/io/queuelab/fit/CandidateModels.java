@@ -24,17 +24,20 @@ public final class CandidateModels {
             "one FCFS server, exponential service of mean x, and a constant latency l outside it",
             "open runs' mean response: R0 of the lowest rate gives x = R0 - l, l by least squares (seed 001, section 6.1)",
             "one server, exponential demand, a demand that does not change with the load",
-            "the seed's method, to compare with the paper; a server of one core that serves one request at a time");
+            "the seed's method, to compare with the paper; a server of one core that serves one request at a time",
+            "`mm1` (service exponential of mean x), l outside the queue");
     private static final CandidateModel.Card MM1_CARD_JOINT = new CandidateModel.Card(
             "one FCFS server, exponential service of mean x, and a constant latency l outside it",
             "open runs' mean response: x and l together by weighted least squares",
             "one server, exponential demand, a demand that does not change with the load",
-            "a quick first model of a server that serves one request at a time");
+            "a quick first model of a server that serves one request at a time",
+            "`mm1` (service exponential of mean x), l outside the queue");
     private static final CandidateModel.Card MM1_LD_CARD = new CandidateModel.Card(
             "one server whose service slows with the requests inside (x (1+p)^(n-1) with n present), at most K inside, and a latency l",
             "open runs' mean response: x, p and l by weighted least squares (seed 001, section 3.2)",
             "exponential demand; contention that grows geometrically with the requests inside",
-            "a server that slows as requests pile up (lock or latch contention), at loads well below its capacity");
+            "a server that slows as requests pile up (lock or latch contention), at loads well below its capacity",
+            "`mm1-ld` (x, p, K), l outside the queue");
 
     /** Every model queuelab knows, simplest first (a tie in held-out error goes to the earlier). */
     public static final CandidateModels STANDARD = new CandidateModels(List.of(
@@ -100,12 +103,12 @@ public final class CandidateModels {
 
     /** Every model's card as a Markdown table (docs/models.md holds this table; {@code validate --list-models} prints it). */
     public String cardTable() {
-        StringBuilder s = new StringBuilder("| model | the system it describes | fitted from | assumes | the right choice when |\n"
-                + "|---|---|---|---|---|\n");
+        StringBuilder s = new StringBuilder("| model | the system it describes | fitted from | assumes | the right choice when | simulated as |\n"
+                + "|---|---|---|---|---|---|\n");
         for (CandidateModel m : models) {
             CandidateModel.Card c = m.card();
             s.append("| `").append(m.name()).append("` | ").append(c.system()).append(" | ").append(c.fittedFrom()).append(" | ")
-                    .append(c.assumes()).append(" | ").append(c.rightWhen()).append(" |\n");
+                    .append(c.assumes()).append(" | ").append(c.rightWhen()).append(" | ").append(c.simulatedAs()).append(" |\n");
         }
         return s.toString();
     }

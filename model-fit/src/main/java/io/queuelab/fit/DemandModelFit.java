@@ -59,16 +59,19 @@ final class DemandModelFit implements CandidateModel {
             case MG1 -> new Card("one FCFS server; the demand's distribution measured",
                     "the lowest-rate open run's service times (the shape), their scale by least squares of the runs' mean response",
                     "one request served at a time, in arrival order; a demand that does not change with the load",
-                    "a server that serves one request at a time (one connection, or one core and no sharing)");
+                    "a server that serves one request at a time (one connection, or one core and no sharing)",
+                    "`client-ps` with K = c = 1: one request in service, the others wait in arrival order");
             case MGC -> new Card("c FCFS servers (the server's cores); the demand's distribution measured",
                     "as mg1; c from the manifest's placement or --server-cores, else fitted",
                     "c requests served at once, each on a core of its own, the others wait in arrival order",
-                    "a server with as many connections as cores, each query on one core");
+                    "a server with as many connections as cores, each query on one core",
+                    "`client-ps` with K = c: each request in service has a core of its own");
             case CLIENT_PS -> new Card("the client's FIFO queue, K connections, a server of c cores shared by the requests inside"
                     + " (processor sharing); the demand's distribution measured",
                     "as mg1; K from the manifest's workers (or --connections), c as mgc",
                     "the cores shared evenly at every instant; a demand that does not change with the load",
-                    "a database run: more connections than cores, queries that share the cores");
+                    "a database run: more connections than cores, queries that share the cores",
+                    "`client-ps` (the demand, K, c)");
         };
     }
 

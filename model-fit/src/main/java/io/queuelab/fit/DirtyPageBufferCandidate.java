@@ -38,7 +38,8 @@ final class DirtyPageBufferCandidate implements CandidateModel {
                 + " a flush of the dirty-page buffer (seed 004)",
                 "measured from a closed run of one job, a closed run of many and the highest-rate open run (seed 004, section 4.2)",
                 "writes that pause the server for a flush of a fixed buffer size, whatever the rate",
-                "a write workload on slow storage whose response times show periodic flush pauses");
+                "a write workload on slow storage whose response times show periodic flush pauses",
+                "`dpb`, the network delay its own stage");
     }
 
     @Override

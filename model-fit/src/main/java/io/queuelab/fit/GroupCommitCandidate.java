@@ -64,7 +64,8 @@ final class GroupCommitCandidate implements CandidateModel {
                         + " commits per fsync at each fit load; its shape from the requests served alone; the latency: their response less"
                         + " their cpu and flush",
                 "every request commits and waits for its flush; one flush at a time; the fsync counter counts the log's flushes",
-                "writes (UPDATE, INSERT) on InnoDB or another store with a group-committed log, with the server's counters sampled");
+                "writes (UPDATE, INSERT) on InnoDB or another store with a group-committed log, with the server's counters sampled",
+                "`group-commit` (the cpu, K, c, the flush F0 + p b), the latency outside the queue");
     }
 
     /** F0 and p, from the counters (not the response times). */

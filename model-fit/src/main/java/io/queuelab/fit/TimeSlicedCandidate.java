@@ -62,7 +62,8 @@ final class TimeSlicedCandidate implements CandidateModel {
                 "the demand: the service times of the requests served alone at each load; the slice s: the fit runs' response-time"
                         + " CDFs (KS distance), with the range of slices the runs could not tell apart",
                 "a request served alone measures its demand; exponential slices",
-                "a server whose queries last about one scheduler slice, where processor sharing predicts the wrong CDF");
+                "a server whose queries last about one scheduler slice, where processor sharing predicts the wrong CDF",
+                "`client-slice` (the demand of each load's own, K, c, the slice s), the latency outside the queue");
     }
 
     @Override

@@ -51,7 +51,7 @@ class ToyCandidateTest {
         @Override
         public Card card() {
             return new Card("one FCFS server, constant service", "the lowest-rate open run's mean service time",
-                    "every request needs the same time", "a test of the registry");
+                    "every request needs the same time", "a test of the registry", "`mm1` with a constant service time");
         }
 
         @Override
