@@ -16,7 +16,8 @@ import java.lang.annotation.Target;
  * the suite runs its modules and test classes side by side, and these have the cores to themselves.
  * A class that only needs a server to answer, or that simulates, does not carry it. Its tag,
  * {@code timing-sensitive}, makes Maven run a module's timing-sensitive classes after its others, in a
- * JVM of their own (the parent pom's surefire executions).
+ * JVM of their own (the parent pom's surefire executions), and lets {@code scripts/test} run every
+ * module's first, one at a time, before the rest side by side.
  */
 @Tag("timing-sensitive")
 @Documented
