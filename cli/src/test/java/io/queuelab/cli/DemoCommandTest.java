@@ -20,14 +20,20 @@ class DemoCommandTest {
     private static final String DB = Path.of("target", "demo-test-db").toAbsolutePath().toString();
 
     /**
-     * The smallest accuracy bound (a factor less one) a held-out open load's prediction is judged
-     * by, however closely its two runs agreed: the model is fitted on four 3-s runs whose own
-     * spread it inherits. Off by a factor 1.5 beyond both runs of a load that repeated itself
-     * closely, a prediction fails.
+     * The least bound on a held-out load's predicted mean, as a relative miss of the geometric mean
+     * of its two runs: the bound is the runs' own difference (high / low - 1) where that is larger.
+     * The model is fitted on four 3-s runs at 5-30 % of capacity and inherits their noise: on such
+     * sweeps the selected model missed by 1-20 %, where every prediction doubled missed by 100 %
+     * or more.
      */
-    private static final double MODEL_ERROR_FLOOR = 0.5;
-    /** The factor within which a closed run's predicted X(N) must lie of the measured one (no repeat gives it a spread). */
-    private static final double CLOSED_FACTOR = 3;
+    private static final double MEAN_FLOOR = 0.4;
+    /**
+     * The factor within which a held-out load's predicted p99 and a closed run's predicted X(N) must
+     * lie of the measured: the p99 of 3-s runs differs by up to 2 between the repeats of a load, and
+     * the closed runs have no repeat to measure a spread by.
+     */
+    private static final double P99_FACTOR = 3;
+    private static final double CLOSED_FACTOR = P99_FACTOR;
 
     @TempDir
     Path dir;
@@ -138,7 +144,7 @@ class DemoCommandTest {
      * The range report's held-out lead on real runs (issue 42 item 3): a model selected, each held-out
      * load predicted, every closed prediction that is not saturated obeying Little's law (predicted
      * X(N) x predicted R(N) = N, no think time, to the printed digits), and the predictions within
-     * the accuracy this sweep's own spread allows ({@link #accuracyBound}).
+     * the accuracy this sweep's own spread allows ({@link #MEAN_FLOOR}, {@link #P99_FACTOR}).
      */
     private static void assertHeldOutLead(String out) {
         java.util.regex.Matcher lead = java.util.regex.Pattern.compile("report: [^\n]*range-report\\.html\nselected model: [a-z0-9-]+, held-out"
@@ -180,23 +186,29 @@ class DemoCommandTest {
         assertTrue(open.values().stream().allMatch(runs -> runs.size() == 2), "each held-out load and its repeat predicted: " + lines);
         assertTrue(closed.size() >= 2, "the closed runs of 1 and 2 jobs are predicted: " + lines);
 
-        double meanBound = accuracyBound(open.values(), 0);
-        double p99Bound = accuracyBound(open.values(), 2);
+        // each load's predicted mean against its two runs' geometric mean, within their own spread (never less than
+        // MEAN_FLOOR); its p99, whose tail is where the models miss (issue 39) and where 3-s runs differ most, within
+        // a factor P99_FACTOR
+        StringBuilder judged = new StringBuilder();
         for (var load : open.entrySet()) {
             java.util.List<double[]> runs = load.getValue();
-            for (int stat : new int[]{0, 2}) {
-                double low = Math.min(runs.get(0)[stat], runs.get(1)[stat]);
-                double high = Math.max(runs.get(0)[stat], runs.get(1)[stat]);
-                double bound = stat == 0 ? meanBound : p99Bound;
-                for (double[] run : runs) {
-                    double predicted = run[stat + 1];
-                    double miss = predicted < low ? low / predicted - 1 : predicted > high ? predicted / high - 1 : 0;
-                    assertTrue(miss <= bound, String.format(java.util.Locale.ROOT, "%s: the predicted %s %.3g ms is %.0f %% beyond the"
-                                    + " measured %.3g-%.3g ms, more than this sweep's bound %.0f %%: %s", load.getKey(), stat == 0 ? "mean" : "p99",
-                            predicted, 100 * miss, low, high, 100 * bound, lines));
-                }
+            double[] a = runs.get(0), b = runs.get(1);
+            double bound = Math.max(MEAN_FLOOR, Math.max(a[0], b[0]) / Math.min(a[0], b[0]) - 1);
+            double measured = Math.sqrt(a[0] * b[0]);
+            double measuredP99 = Math.sqrt(a[2] * b[2]);
+            judged.append(String.format(java.util.Locale.ROOT, " %s's mean within %.0f %% of %.3g ms;", load.getKey(), 100 * bound, measured));
+            for (double[] run : runs) {
+                double miss = Math.max(run[1] / measured, measured / run[1]) - 1;
+                assertTrue(miss <= bound, String.format(java.util.Locale.ROOT, "%s: the predicted mean %.3g ms misses the runs' %.3g ms (%.3g"
+                        + " and %.3g) by %.0f %%, more than their spread allows, %.0f %%: %s", load.getKey(), run[1], measured, a[0], b[0],
+                        100 * miss, 100 * bound, lines));
+                double factor = Math.max(run[3] / measuredP99, measuredP99 / run[3]);
+                assertTrue(factor <= P99_FACTOR, String.format(java.util.Locale.ROOT, "%s: the predicted p99 %.3g ms misses the runs' %.3g ms"
+                        + " by a factor %.2f, more than %.1f: %s", load.getKey(), run[3], measuredP99, factor, P99_FACTOR, lines));
             }
         }
+        System.out.printf(java.util.Locale.ROOT, "held-out lead judged:%s p99 and closed X(N) within a factor %.1f:%n%s%n", judged,
+                P99_FACTOR, String.join("\n", lines));
         // a closed run has no repeat to measure a spread by, and the closed run of one job is where the models miss
         // most (issue 39: the demand is taken from open runs; X(1) predicted 44 % low beside the suite's other tests):
         // its X(N) is held within a factor CLOSED_FACTOR, which a latency outside the cycle (X(N) 8 times too high
@@ -206,25 +218,6 @@ class DemoCommandTest {
             assertTrue(factor <= CLOSED_FACTOR, String.format(java.util.Locale.ROOT, "N = %.0f: the predicted X(N) %.4g/s misses the"
                     + " measured %.4g/s by a factor %.2f, more than %.1f: %s", c[0], c[2], c[1], factor, CLOSED_FACTOR, lines));
         }
-    }
-
-    /**
-     * How far (a factor less one) a prediction may fall outside the measured runs of its load: twice
-     * the largest relative difference between a held-out load's two runs (statistic {@code stat}:
-     * 0 the mean, 2 the p99), and never below {@link #MODEL_ERROR_FLOOR}. The server repeats a
-     * 3-s run at 5-30 % of capacity only so closely (two runs of one load differed by 48 % in mean
-     * on a busy machine), and a model fitted on four such runs inherits that spread; a
-     * prediction off by the floor or more on a sweep that repeats itself closely is a wrong model,
-     * not noise.
-     */
-    private static double accuracyBound(java.util.Collection<java.util.List<double[]>> loads, int stat) {
-        double spread = 0;
-        for (java.util.List<double[]> runs : loads) {
-            double a = runs.get(0)[stat];
-            double b = runs.get(1)[stat];
-            spread = Math.max(spread, Math.max(a, b) / Math.min(a, b) - 1);
-        }
-        return Math.max(MODEL_ERROR_FLOOR, 2 * spread);
     }
 
     /**
