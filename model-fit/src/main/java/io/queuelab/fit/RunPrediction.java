@@ -106,12 +106,18 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     /** This prediction with {@code model} predicting the run again at the run's own server (demand times {@code factor}). */
     RunPrediction withOwnServer(RunData run, FittedModel model, double factor, long seed) throws IOException {
-        Carried carried = carried(model, closed, closed ? level : level * factor, customers(run), seed);
+        double l = model.latency();
+        if (closed) {
+            // N jobs load a server f times slower the same way: the plain prediction, its times scaled (no second simulation)
+            return saturated() ? with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN))
+                    : with(new AtOwnServer(factor, l + factor * (predictedMean - l), l + factor * (predictedP50 - l),
+                    l + factor * (predictedP99 - l), predictedThroughput / factor));
+        }
+        Carried carried = carried(model, false, level * factor, customers(run), seed);
         if (carried.saturation() != null) {
             return with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
         }
         FittedModel.Prediction p = carried.prediction();
-        double l = model.latency();
         return with(new AtOwnServer(factor, l + factor * (p.meanResponse() - l), l + factor * (p.quantile(0.5) - l),
                 l + factor * (p.quantile(0.99) - l), p.throughput() / factor));
     }
