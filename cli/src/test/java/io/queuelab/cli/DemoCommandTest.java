@@ -5,6 +5,7 @@ import io.queuelab.core.manifest.Placement;
 import io.queuelab.core.process.CpuSet;
 import io.queuelab.core.log.RunDirectory;
 import io.queuelab.core.summary.RunSummary;
+import io.queuelab.core.testing.TimingSensitive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The main job end to end on the embedded MariaDB, small enough for CI, then runs and bad input against it. */
+/**
+ * The main job end to end on the embedded MariaDB, small enough for CI, then runs and bad input
+ * against it. Timing-sensitive: its held-out lead is judged against the measured runs, and a server
+ * sharing the two cores with other tests measured a closed run of one job at 3 ms where it takes
+ * 0.4 ms, and two runs of one load 3 times apart.
+ */
+@TimingSensitive
 class DemoCommandTest {
     private static final String DB = Path.of("target", "demo-test-db").toAbsolutePath().toString();
 
