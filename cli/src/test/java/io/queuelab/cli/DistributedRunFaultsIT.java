@@ -55,17 +55,13 @@ class DistributedRunFaultsIT {
                 "--backend", "noop", "--rate", "300", "--duration", "4s", "--report-interval", "0");
         try {
             LauncherProcess.sleepUntil(LauncherProcess.scheduleStart(run, output).plusMillis(1500));
-            // on a loaded machine a node's JVM may still be starting (three jars copied, three JVMs): it runs late, not lost
-            List<ProcessHandle> node1 = nodeProcesses("remote-1");
-            for (long until = System.nanoTime() + 30_000_000_000L; node1.isEmpty() && System.nanoTime() < until; node1 = nodeProcesses("remote-1")) {
-                Thread.sleep(100);
-            }
+            List<ProcessHandle> node1 = awaitNode("remote-1");
             assertEquals(1, node1.size(), "node 1's JVM on remote-1: " + Files.readString(output));
             node1.get(0).destroyForcibly(); // SIGKILL
             lose("remote-2");
             assertTrue(run.waitFor(120, TimeUnit.SECONDS), "the launcher did not end: " + Files.readString(output));
         } finally {
-            run.destroyForcibly();
+            stop(run);
             for (ProcessHandle left : nodeProcesses("remote-2")) {
                 left.destroyForcibly(); // the node frozen on the lost host
                 left.onExit().get(10, TimeUnit.SECONDS);
@@ -105,13 +101,13 @@ class DistributedRunFaultsIT {
                 "--backend", "noop", "--rate", "300", "--duration", "30s", "--report-interval", "0");
         try {
             LauncherProcess.sleepUntil(LauncherProcess.scheduleStart(run, output).plusMillis(1500));
-            assertEquals(1, nodeProcesses("remote-0").size(), Files.readString(output));
-            assertEquals(1, nodeProcesses("remote-1").size(), Files.readString(output));
+            assertEquals(1, awaitNode("remote-0").size(), Files.readString(output));
+            assertEquals(1, awaitNode("remote-1").size(), Files.readString(output));
             assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(run.pid())).start().waitFor());
             // the nodes would end by themselves 28.5 s later, a stop or not: the hang guard is past that
             assertTrue(run.waitFor(120, TimeUnit.SECONDS), "the launcher did not end: " + Files.readString(output));
         } finally {
-            run.destroyForcibly();
+            stop(run);
         }
         String said = Files.readString(output);
         assertEquals(130, run.exitValue(), said);
@@ -147,6 +143,27 @@ class DistributedRunFaultsIT {
     }
 
     /** The queuelab JVMs running a node on stand-in host {@code host}: started from that host's jar cache. */
+    /**
+     * The launcher and what it started (its clock reference, the stand-in ssh sessions): a test that
+     * failed while the launcher ran once left its clock-server running for hours.
+     */
+    private static void stop(Process run) {
+        run.descendants().forEach(ProcessHandle::destroyForcibly);
+        run.destroyForcibly();
+    }
+
+    /**
+     * The node JVMs on {@code host}, waiting up to 30 s for one: on a loaded machine a node's JVM may
+     * still be starting after its schedule's start (the jars copied, several JVMs): it runs late, not lost.
+     */
+    private List<ProcessHandle> awaitNode(String host) throws InterruptedException {
+        List<ProcessHandle> found = nodeProcesses(host);
+        for (long until = System.nanoTime() + 30_000_000_000L; found.isEmpty() && System.nanoTime() < until; found = nodeProcesses(host)) {
+            Thread.sleep(100);
+        }
+        return found;
+    }
+
     private List<ProcessHandle> nodeProcesses(String host) {
         String jarCache = hosts.resolve(host).resolve("cache/queuelab").toString();
         return ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
