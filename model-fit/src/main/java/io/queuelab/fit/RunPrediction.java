@@ -106,20 +106,22 @@ public record RunPrediction(String run, String name, double level, boolean close
 
     /** This prediction with {@code model} predicting the run again at the run's own server (demand times {@code factor}). */
     RunPrediction withOwnServer(RunData run, FittedModel model, double factor, long seed) throws IOException {
-        double l = model.latency();
         if (closed) {
             // N jobs load a server f times slower the same way: the plain prediction, its times scaled (no second simulation)
             return saturated() ? with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN))
-                    : with(new AtOwnServer(factor, l + factor * (predictedMean - l), l + factor * (predictedP50 - l),
-                    l + factor * (predictedP99 - l), predictedThroughput / factor));
+                    : scaled(factor, model.latency(), predictedMean, predictedP50, predictedP99, predictedThroughput);
         }
         Carried carried = carried(model, false, level * factor, customers(run), seed);
         if (carried.saturation() != null) {
             return with(new AtOwnServer(factor, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
         }
         FittedModel.Prediction p = carried.prediction();
-        return with(new AtOwnServer(factor, l + factor * (p.meanResponse() - l), l + factor * (p.quantile(0.5) - l),
-                l + factor * (p.quantile(0.99) - l), p.throughput() / factor));
+        return scaled(factor, model.latency(), p.meanResponse(), p.quantile(0.5), p.quantile(0.99), p.throughput());
+    }
+
+    /** This prediction at its own server: the queue's part of each figure times {@code factor}, the latency {@code l} as it is. */
+    private RunPrediction scaled(double factor, double l, double mean, double p50, double p99, double throughput) {
+        return with(new AtOwnServer(factor, l + factor * (mean - l), l + factor * (p50 - l), l + factor * (p99 - l), throughput / factor));
     }
 
     private RunPrediction with(AtOwnServer own) {
