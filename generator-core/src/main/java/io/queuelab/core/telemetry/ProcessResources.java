@@ -51,6 +51,32 @@ public record ProcessResources(long cpuNanos, long rssBytes, long readBytes, lon
         return Optional.of(new ProcessResources(cpu, rss < 0 ? UNKNOWN : rss, io[0], io[1], net[0], net[1], dir));
     }
 
+    /**
+     * The CPU time the JIT compiler threads of a JVM process (HotSpot's {@code C1 CompilerThre*} and
+     * {@code C2 CompilerThre*}) have used, from {@code /proc/<pid>/task/<tid>/stat}; {@link #UNKNOWN}
+     * when the process does not exist. A compiler thread that HotSpot retired takes its time with
+     * it, so a difference of two readings can be negative: count it as none.
+     */
+    public static long jitCompilerCpuNanos(long pid) {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        long sum = 0;
+        try (var threads = Files.list(tasks)) {
+            for (Path task : (Iterable<Path>) threads::iterator) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                        sum += cpuNanos(Files.readString(task.resolve("stat")));
+                    }
+                } catch (IOException | RuntimeException ended) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            return UNKNOWN;
+        }
+        return sum;
+    }
+
     /** utime + stime of a {@code /proc/<pid>/stat} line; the command name may hold spaces and parentheses. */
     static long cpuNanos(String stat) {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");

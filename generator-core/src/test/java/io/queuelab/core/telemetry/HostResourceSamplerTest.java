@@ -136,4 +136,32 @@ class HostResourceSamplerTest {
         assertEquals(107, net[0]);
         assertEquals(209, net[1]);
     }
+
+    /**
+     * A JVM that compiles (the source launcher runs javac in its own JVM, then the program) shows its
+     * JIT compilers' cpu time; a process that is no JVM has no compiler threads; a gone one is unknown.
+     */
+    @Test
+    void aJvmsJitCompilersAreReadFromItsThreads(@TempDir Path tmp) throws Exception {
+        Path source = Files.writeString(tmp.resolve("Spin.java"), "class Spin { public static void main(String[] a) {"
+                + " long x = 0; long end = System.nanoTime() + 20_000_000_000L;"
+                + " while (System.nanoTime() < end) { x += java.util.Arrays.hashCode(new long[] {x, 1, 2}); }"
+                + " System.out.println(x); } }");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process jvm = new ProcessBuilder(java, source.toString()).redirectErrorStream(true).start();
+        Process sleep = new ProcessBuilder("sleep", "20").start();
+        try {
+            long compiled = 0;
+            for (int i = 0; i < 100 && compiled <= 0; i++) { // until the JVM has compiled something, at most 10 s
+                Thread.sleep(100);
+                compiled = ProcessResources.jitCompilerCpuNanos(jvm.pid());
+            }
+            assertTrue(compiled > 0, "the compiling JVM's compilers used cpu: " + compiled);
+            assertEquals(0, ProcessResources.jitCompilerCpuNanos(sleep.pid()), "sleep has no compiler threads");
+        } finally {
+            jvm.destroyForcibly().waitFor();
+            sleep.destroyForcibly().waitFor();
+        }
+        assertEquals(ProcessResources.UNKNOWN, ProcessResources.jitCompilerCpuNanos(jvm.pid()), "a process that ended");
+    }
 }
