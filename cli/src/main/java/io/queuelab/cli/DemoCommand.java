@@ -102,12 +102,12 @@ public final class DemoCommand implements Callable<Integer> {
             description = "jdbc (MariaDB, embedded unless --jdbc-url) or cassandra (a local node started for the demo unless --contact-points). Default ${DEFAULT-VALUE}.")
     String backend;
 
-    @Option(names = "--write-rates", split = ",", defaultValue = "250,500,1000,2000",
-            description = "cassandra: Poisson rates of the time-series write sweep (default ${DEFAULT-VALUE}).")
+    @Option(names = "--write-rates", split = ",", paramLabel = "RATE",
+            description = "cassandra: fixed Poisson rates of the time-series write sweep instead of fractions of its measured capacity.")
     List<Double> writeRates;
 
     @Option(names = "--read-rates", split = ",", defaultValue = "10,20,40",
-            description = "cassandra: Poisson rates of the range-read sweep (default ${DEFAULT-VALUE}).")
+            description = "cassandra: Poisson rates of the range-read sweep, every read checked (default ${DEFAULT-VALUE}).")
     List<Double> readRates;
 
     @Mixin
@@ -162,7 +162,7 @@ public final class DemoCommand implements Callable<Integer> {
         fixedRates.put(Workload.UPDATE, updateRates == null ? null : SweepCommand.levels(updateRates, null));
         List<Double> checkedFractions = CapacitySweep.fractions(fractions);
         CapacitySweep.Repeats repeats = CapacitySweep.Repeats.of(repeat, checkedFractions);
-        List<SweepCommand.Level> closedLevels = closedJobs.equals("none") ? List.of() : SweepCommand.levels(null, parseJobs(closedJobs));
+        List<SweepCommand.Level> closedLevels = closedLevels();
         Path dir = out != null ? out : RunCommand.defaultRunDir("demo");
         refuseExisting(dir);
         request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT);
@@ -171,20 +171,7 @@ public final class DemoCommand implements Callable<Integer> {
         Duration planned = Duration.ZERO;
         List<String> plan = new ArrayList<>();
         for (var sweep : fixedRates.entrySet()) {
-            Path open = dir.resolve(sweep.getKey());
-            String what;
-            if (sweep.getValue() != null) {
-                SweepCommand.checkRuns(sweep.getValue(), duration, warmup, false, generator, open);
-                planned = planned.plus(warmup.plus(duration).multipliedBy(sweep.getValue().size()));
-                what = sweep.getValue().size() + " open runs of " + PlannedLength.format(warmup.plus(duration)) + " each";
-            } else {
-                int runs = CapacitySweep.check(probeJobs, probeDuration, checkedFractions, repeats, duration, warmup, false, generator, open);
-                planned = planned.plus(CapacitySweep.planned(probeDuration, runs, duration, warmup));
-                what = CapacitySweep.describePlan(probeDuration, runs, duration, warmup);
-            }
-            SweepCommand.checkRuns(closedLevels, duration, warmup, false, generator, dir.resolve(sweep.getKey() + "-closed"));
-            planned = planned.plus(warmup.plus(duration).multipliedBy(closedLevels.size()));
-            plan.add(sweep.getKey() + ": " + what + (closedLevels.isEmpty() ? "" : ", " + closedLevels.size() + " closed runs"));
+            planned = planned.plus(plan(dir, sweep.getKey(), sweep.getValue(), checkedFractions, repeats, closedLevels, plan));
         }
         plannedLength.check("the demo", planned, String.join("; ", plan) + String.format(Locale.ROOT, "; besides loading %,d tuples and the reports", tuples),
                 MAX_DURATION, w);
@@ -212,21 +199,8 @@ public final class DemoCommand implements Callable<Integer> {
                 settings.put("table", wisc.table());
                 settings.put("tuples", tuples);
                 try (Backend backend = db.openBackend(workload, request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT))) {
-                    Path open = dir.resolve(operation);
-                    CapacitySweep.Probe probe = sweep.getValue() != null ? null : CapacitySweep.probe(open, probeJobs, probeDuration,
-                            warmup, generator, backend, telemetryCompanion, settings, w);
-                    List<RunResult> results = new ArrayList<>(SweepCommand.run(open, probe == null
-                            ? SweepCommand.LevelPlan.of(sweep.getValue())
-                            : probe.levels(checkedFractions, repeats, w),
-                            duration, warmup, false, generator, backend, telemetryCompanion, settings, w));
-                    if (probe != null) {
-                        runDirs.add(probe.moveInto(open));
-                    }
-                    if (!closedLevels.isEmpty()) {
-                        results.addAll(SweepCommand.run(dir.resolve(operation + "-closed"), closedLevels, duration, warmup, false,
-                                generator, backend, telemetryCompanion, settings, w));
-                    }
-                    results.forEach(r -> runDirs.add(r.directory().path()));
+                    runDirs.addAll(sweep(dir, operation, sweep.getValue(), checkedFractions, repeats, closedLevels, backend,
+                            telemetryCompanion, settings, w));
                 }
             }
         }
@@ -236,18 +210,79 @@ public final class DemoCommand implements Callable<Integer> {
         }
         // one report per workload, of its open and closed sweeps: the two workloads are fitted as two systems
         for (String operation : fixedRates.keySet()) {
-            w.println("writing the " + operation + " report (fits, simulated comparisons, charts)...");
-            w.flush();
-            List<Path> sweeps = new ArrayList<>(List.of(dir.resolve(operation)));
-            if (!closedLevels.isEmpty()) {
-                sweeps.add(dir.resolve(operation + "-closed"));
-            }
-            Report report = Report.written(sweeps, dir.resolve(operation + "-report.html"));
-            w.println("report: " + report.path().toAbsolutePath());
-            report.headline().forEach(w::println);
-            w.flush();
+            report(dir, operation, !closedLevels.isEmpty(), w);
         }
         return 0;
+    }
+
+    /**
+     * Checks one workload's runs ({@code fixed} levels, or a capacity sweep at the fractions when
+     * null, then the closed levels) and adds what they are to {@code plan}; returns their wall time.
+     */
+    private Duration plan(Path dir, String workload, List<SweepCommand.Level> fixed, List<Double> fractions,
+                          CapacitySweep.Repeats repeats, List<SweepCommand.Level> closedLevels, List<String> plan) {
+        Path open = dir.resolve(workload);
+        Duration planned;
+        String what;
+        if (fixed != null) {
+            SweepCommand.checkRuns(fixed, duration, warmup, false, generator, open);
+            planned = warmup.plus(duration).multipliedBy(fixed.size());
+            what = fixed.size() + " open runs of " + PlannedLength.format(warmup.plus(duration)) + " each";
+        } else {
+            int runs = CapacitySweep.check(probeJobs, probeDuration, fractions, repeats, duration, warmup, false, generator, open);
+            planned = CapacitySweep.planned(probeDuration, runs, duration, warmup);
+            what = CapacitySweep.describePlan(probeDuration, runs, duration, warmup);
+        }
+        SweepCommand.checkRuns(closedLevels, duration, warmup, false, generator, dir.resolve(workload + "-closed"));
+        plan.add(workload + ": " + what + (closedLevels.isEmpty() ? "" : ", " + closedLevels.size() + " closed runs"));
+        return planned.plus(warmup.plus(duration).multipliedBy(closedLevels.size()));
+    }
+
+    /**
+     * One workload's runs on {@code backend}, into {@code dir/workload} and {@code dir/workload-closed}:
+     * the {@code fixed} open levels, or (null) a closed-loop capacity probe and open runs at the
+     * fractions of what it measured with the repeats, then the closed levels. Returns every run's
+     * directory, the probe's included.
+     */
+    private List<Path> sweep(Path dir, String workload, List<SweepCommand.Level> fixed, List<Double> fractions,
+                             CapacitySweep.Repeats repeats, List<SweepCommand.Level> closedLevels, Backend backend,
+                             RunCompanion companion, Map<String, Object> settings, PrintWriter w) throws Exception {
+        List<Path> runDirs = new ArrayList<>();
+        Path open = dir.resolve(workload);
+        CapacitySweep.Probe probe = fixed != null ? null
+                : CapacitySweep.probe(open, probeJobs, probeDuration, warmup, generator, backend, companion, settings, w);
+        List<RunResult> results = new ArrayList<>(SweepCommand.run(open, probe == null
+                ? SweepCommand.LevelPlan.of(fixed)
+                : probe.levels(fractions, repeats, w),
+                duration, warmup, false, generator, backend, companion, settings, w));
+        if (probe != null) {
+            runDirs.add(probe.moveInto(open));
+        }
+        if (!closedLevels.isEmpty()) {
+            results.addAll(SweepCommand.run(dir.resolve(workload + "-closed"), closedLevels, duration, warmup, false,
+                    generator, backend, companion, settings, w));
+        }
+        results.forEach(r -> runDirs.add(r.directory().path()));
+        return runDirs;
+    }
+
+    /** The report of one workload's open sweep (and its closed sweep), printed with its headline: the selected model's held-out lead. */
+    private static void report(Path dir, String workload, boolean closed, PrintWriter w) throws java.io.IOException {
+        w.println("writing the " + workload + " report (fits, simulated comparisons, charts)...");
+        w.flush();
+        List<Path> sweeps = new ArrayList<>(List.of(dir.resolve(workload)));
+        if (closed) {
+            sweeps.add(dir.resolve(workload + "-closed"));
+        }
+        Report report = Report.written(sweeps, dir.resolve(workload + "-report.html"));
+        w.println("report: " + report.path().toAbsolutePath());
+        report.headline().forEach(w::println);
+        w.flush();
+    }
+
+    /** The closed sweep's levels (--closed), none for "none". */
+    private List<SweepCommand.Level> closedLevels() {
+        return closedJobs.equals("none") ? List.of() : SweepCommand.levels(null, parseJobs(closedJobs));
     }
 
     private static List<Integer> parseJobs(String list) {
@@ -263,23 +298,32 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * The demo on Cassandra: seed 003's sensor time series, an open-loop write sweep and a
-     * range-read sweep (every read checked against what was written), on a local node the demo
-     * starts and stops, or on the cluster at --contact-points.
+     * The demo on Cassandra: seed 003's sensor time series on a local node the demo starts and
+     * stops (or the cluster at --contact-points). The node is warmed up first
+     * ({@link CapacitySweep#warmUp}: a JVM node started a minute before answers several times
+     * slower than it will), then the writes are swept as the MariaDB demo sweeps its
+     * workloads (a capacity probe, open runs at its fractions, the held-out loads repeated, a closed
+     * sweep) unless --write-rates fixes their rates; then the range reads at their fixed rates, every
+     * read checked against what was written. The node's thread pools are sampled beside every run;
+     * the reports are written once the node is stopped.
      */
     private int cassandraDemo() throws Exception {
-        List<SweepCommand.Level> writes = SweepCommand.levels(writeRates, null);
+        List<SweepCommand.Level> writes = writeRates == null ? null : SweepCommand.levels(writeRates, null);
         List<SweepCommand.Level> reads = SweepCommand.levels(readRates, null);
+        List<Double> checkedFractions = CapacitySweep.fractions(fractions);
+        CapacitySweep.Repeats repeats = CapacitySweep.Repeats.of(repeat, checkedFractions);
+        List<SweepCommand.Level> closedLevels = closedLevels();
         Path dir = out != null ? out : RunCommand.defaultRunDir("demo-cassandra");
         refuseExisting(dir);
         PrintWriter w = spec.commandLine().getOut();
         // every run is checked, and the whole planned, before a node starts
-        SweepCommand.checkRuns(writes, duration, warmup, false, generator, dir.resolve("write"));
-        SweepCommand.checkRuns(reads, duration, warmup, false, generator, dir.resolve("read"));
-        plannedLength.check("the demo", warmup.plus(duration).multipliedBy(writes.size() + reads.size()), writes.size() + " write and "
-                + reads.size() + " read runs of " + PlannedLength.format(warmup.plus(duration)) + " each, besides the node's start",
-                MAX_DURATION, w);
+        List<String> plan = new ArrayList<>();
+        Duration planned = CapacitySweep.warmUpPlanned().plus(plan(dir, WRITE, writes, checkedFractions, repeats, closedLevels, plan))
+                .plus(plan(dir, READ, reads, checkedFractions, repeats, List.of(), plan));
+        plannedLength.check("the demo", planned, "a node warm-up of at most " + PlannedLength.format(CapacitySweep.warmUpPlanned())
+                + "; " + String.join("; ", plan) + "; besides the node's start and the reports", MAX_DURATION, w);
         boolean ownNode = !spec.commandLine().getParseResult().hasMatchedOption("--contact-points");
+        List<Path> runDirs = new ArrayList<>();
         LocalCassandraCluster cluster = null;
         try {
             if (ownNode) {
@@ -293,29 +337,41 @@ public final class DemoCommand implements Callable<Integer> {
             place(nodeProcesses(cluster), w);
             w.println("cluster: " + cassandra.contactPoints);
             LocalCassandraCluster ownCluster = cluster;
-            for (String scenario : List.of("write", "read")) {
+            RunCompanion companion = telemetry.isZero() ? RunCompanion.NONE : ((RunCompanion) runDir -> ThreadPoolSampler.start(
+                    cassandra.settings(request), runDir.resolve(ThreadPoolSampler.FILE_NAME), telemetry))
+                    .and(HostResourceSampler.companion(() -> nodeProcesses(ownCluster), telemetry));
+            for (String scenario : List.of(WRITE, READ)) {
                 cassandra.scenario = scenario;
                 try (Backend b = cassandra.openBackend(request)) {
                     Map<String, Object> settings = new LinkedHashMap<>();
                     settings.put("backend", "cassandra");
                     settings.put("scenario", scenario);
-                    SweepCommand.run(dir.resolve(scenario), scenario.equals("write") ? writes : reads, duration, warmup, false,
-                            generator, b, telemetry.isZero() ? RunCompanion.NONE : ((RunCompanion) runDir -> ThreadPoolSampler.start(
-                                    cassandra.settings(request), runDir.resolve(ThreadPoolSampler.FILE_NAME), telemetry))
-                                    .and(HostResourceSampler.companion(() -> nodeProcesses(ownCluster), telemetry)),
-                            settings, w);
+                    boolean write = scenario.equals(WRITE);
+                    if (write) {
+                        CapacitySweep.warmUp(dir.resolve("node-warm-up"), probeJobs, CapacitySweep.WARM_UP_ROUND,
+                                compilerCpu(nodeProcesses(ownCluster)),
+                                generator, b, settings, w);
+                    }
+                    runDirs.addAll(sweep(dir, scenario, write ? writes : reads, checkedFractions, repeats,
+                            write ? closedLevels : List.of(), b, companion, settings, w));
                 }
-                Path html = Report.write(List.of(dir.resolve(scenario)), dir.resolve(scenario + "-report.html"));
-                w.println("report: " + html.toAbsolutePath());
-                w.flush();
             }
         } finally {
             if (cluster != null) {
                 cluster.close();
             }
         }
+        w.println("demo runs: " + dir);
+        for (Path p : runDirs) {
+            w.println("  " + p);
+        }
+        report(dir, WRITE, !closedLevels.isEmpty(), w);
+        report(dir, READ, false, w);
         return 0;
     }
+
+    private static final String WRITE = "write";
+    private static final String READ = "read";
 
     /** Splits the CPUs between the servers the demo started and itself; every later run records the placement. */
     private void place(List<HostResourceSampler.SampledProcess> servers, PrintWriter w) {
@@ -323,6 +379,18 @@ public final class DemoCommand implements Callable<Integer> {
         generator.placement(where);
         w.println(io.queuelab.core.summary.SummaryText.placement(where));
         w.flush();
+    }
+
+    /**
+     * The cpu time the JIT compilers of these processes have used together, read as it is asked for;
+     * null when there are none (a cluster elsewhere: its warm-up is judged by its throughput alone).
+     */
+    private static java.util.function.LongSupplier compilerCpu(List<HostResourceSampler.SampledProcess> processes) {
+        if (processes.isEmpty()) {
+            return null;
+        }
+        return () -> processes.stream().mapToLong(p -> Math.max(0,
+                io.queuelab.core.telemetry.ProcessResources.jitCompilerCpuNanos(p.pid()))).sum();
     }
 
     /** The nodes the demo started, for host-resource telemetry; none when it drives a cluster elsewhere. */

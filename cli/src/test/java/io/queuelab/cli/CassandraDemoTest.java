@@ -116,16 +116,38 @@ class CassandraDemoTest {
     }
 
     /**
-     * Every read is checked against what was written: none may be wrong. On a loaded machine a few
-     * requests may outlive the 2 s request timeout; those are counted, and at least 95 % are ok.
+     * The node warmed up, then the writes swept as the MariaDB demo sweeps (a closed-loop capacity probe, open runs at
+     * fractions of what it measured, the two held-out loads repeated, a closed sweep), with short runs;
+     * then the reads at a fixed rate. Every read is checked against what was written: none may be
+     * wrong. On a loaded machine a few requests may outlive the 2 s request timeout; those are
+     * counted, and at least 95 % are ok. The write report leads with the held-out lead, printed.
      */
     private void demo(int port) throws Exception {
         Path demo = dir.resolve("demo");
         CliTestSupport.Result r = CliTestSupport.run("demo", "--backend", "cassandra", "--contact-points", "127.0.0.1:" + port,
-                "--write-rates", "100", "--read-rates", "5", "--duration", "4s", "--warmup", "1s", "--preload", "3000",
-                "--range-min", "500", "--range-max", "1000", "--limit", "1000", "--report-interval", "0", "--out", demo.toString());
+                "--fractions", "0.7,0.1,0.3,0.5,0.6", "--closed", "1,4", "--probe-duration", "2s", "--read-rates", "5",
+                "--duration", "3s", "--warmup", "1s", "--preload", "3000", "--range-min", "500", "--range-max", "1000",
+                "--limit", "1000", "--report-interval", "0", "--out", demo.toString());
         assertEquals(0, r.exitCode(), r.err() + r.out());
-        for (String run : new String[] {"write/rate-100", "read/rate-5"}) {
+        // the node warmed up before its capacity is probed: rounds until two agree, kept apart from the sweeps
+        assertTrue(r.out().contains("warming the server up") && (r.out().contains("warm after ") || r.out().contains("not warm after")),
+                r.out());
+        assertTrue(Files.isDirectory(demo.resolve("node-warm-up/round-1")) && Files.isDirectory(demo.resolve("node-warm-up/round-2")),
+                "at least two rounds");
+        Path probe = demo.resolve("write/capacity-probe-closed-16");
+        double xMax = RunSummary.of(RunDirectory.open(probe)).throughput();
+        assertTrue(xMax > 0, "the probe measured a capacity");
+        assertTrue(r.out().contains("capacity probe: X_max = "), r.out());
+        List<String> runs = new java.util.ArrayList<>();
+        try (var listing = Files.list(demo.resolve("write"))) {
+            listing.filter(Files::isDirectory).forEach(d -> runs.add(d.getFileName().toString()));
+        }
+        // five fractions and two repeats (and one more run for each capacity correction), beside the probe
+        long open = runs.stream().filter(n -> n.startsWith("rate-")).count();
+        assertTrue(open >= 7 && runs.stream().filter(n -> n.endsWith("-repeat-1")).count() == 2, "the open write runs: " + runs);
+        java.util.List<String> checked = new java.util.ArrayList<>(runs.stream().filter(n -> n.startsWith("rate-")).map(n -> "write/" + n).toList());
+        checked.addAll(List.of("write-closed/closed-1", "write-closed/closed-4", "read/rate-5"));
+        for (String run : checked) {
             RunDirectory directory = RunDirectory.open(demo.resolve(run));
             RunSummary s = RunSummary.of(directory);
             assertTrue(s.records > 0, run);
@@ -138,7 +160,13 @@ class CassandraDemoTest {
             assertTrue(pools.size() > 10 && pools.stream().anyMatch(l -> l.contains(",MemtableFlushWriter,")),
                     run + ": the node's thread pools sampled every second: " + pools.size() + " lines");
         }
-        assertTrue(Files.readString(demo.resolve("write-report.html")).contains("<svg"));
-        assertTrue(r.out().contains("report: "), r.out());
+        String report = Files.readString(demo.resolve("write-report.html"));
+        assertTrue(report.contains("<svg"), "the write report has its charts");
+        // the write report's lead: a selected model's held-out predictions, or why there is none
+        assertTrue(r.out().contains("report: " + demo.resolve("write-report.html").toAbsolutePath()), r.out());
+        String lead = r.out().substring(r.out().indexOf("write-report.html"));
+        assertTrue(lead.contains("selected model: ") || lead.contains("held out: "), lead);
+        assertTrue(!lead.contains("selected model: ") || lead.contains("write-closed/closed-4 (N = 4)"), "the closed runs held out: " + lead);
+        assertTrue(Files.size(demo.resolve("write-report.html")) < 1_000_000, "the report under 1 MB");
     }
 }

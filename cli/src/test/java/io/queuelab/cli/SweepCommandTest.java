@@ -76,6 +76,35 @@ class SweepCommandTest {
     }
 
     /**
+     * The warm-up before a probe: a server whose JIT compilers are read is warm after two rounds in
+     * a row with them at most 5 % busy (here, scripted: busy a third of each of the first three
+     * rounds, then idle), whatever its throughput; one whose compilers cannot be read, after two
+     * rounds in a row within 10 % of each other's throughput (a steady in-process server).
+     */
+    @Test
+    void aServerIsWarmWhenItsCompilersFallQuietOrItsThroughputHolds() throws Exception {
+        GeneratorOptions generator = picocli.CommandLine.populateCommand(new GeneratorOptions(), "--report-interval", "0");
+        java.time.Duration round = java.time.Duration.ofMillis(500);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        // read once before the first round and once after each: rounds 1-3 each add a third of 1.5 s (round and warm-up)
+        java.util.function.LongSupplier compilers = () -> Math.min(reads.getAndIncrement(), 3) * 500_000_000L;
+        java.io.StringWriter compiled = new java.io.StringWriter();
+        try (var server = io.queuelab.core.inprocess.MM1Backend.sync(400, 1)) {
+            CapacitySweep.warmUp(dir.resolve("warm-jit"), 4, round, compilers, generator, server, java.util.Map.of(),
+                    new java.io.PrintWriter(compiled, true));
+        }
+        assertTrue(compiled.toString().contains("warm after 5 rounds"), compiled.toString());
+        assertTrue(Files.isDirectory(dir.resolve("warm-jit/round-5")) && !Files.exists(dir.resolve("warm-jit/round-6")), compiled.toString());
+        java.io.StringWriter steady = new java.io.StringWriter();
+        try (var server = io.queuelab.core.inprocess.MM1Backend.sync(400, 1)) {
+            CapacitySweep.warmUp(dir.resolve("warm-steady"), 4, java.time.Duration.ofSeconds(1), null, generator, server,
+                    java.util.Map.of(), new java.io.PrintWriter(steady, true));
+        }
+        assertTrue(steady.toString().matches("(?s).*warm after \\d+ rounds.*") && !steady.toString().contains("warm after 1 rounds"),
+                steady.toString());
+    }
+
+    /**
      * A probe that overstates the capacity the open runs find: the probe measures a 400/s server,
      * the sweep runs on one of 200/s. The 0.7 run (280/s) finds it saturated; the sweep lowers
      * X_max to what that run completed and runs 0.7 again at the corrected capacity; the repeat
