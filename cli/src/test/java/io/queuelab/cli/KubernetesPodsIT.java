@@ -68,8 +68,9 @@ class KubernetesPodsIT {
         List<Process> nodes = new ArrayList<>();
         try {
             waitFor(() -> Files.readString(dir.resolve("clock.out")).contains("listening"), clock, dir.resolve("clock.out"));
-            // what DIR/apply writes into the start ConfigMap: an instant of whole seconds, time for 3 JVMs to start
-            String startAt = Instant.now().plusSeconds(6).truncatedTo(ChronoUnit.SECONDS).toString();
+            // what DIR/apply writes into the start ConfigMap: an instant of whole seconds, time for 3 JVMs to start (6 s was
+            // too little beside the suite's other streams on a slow host: a node started 0.7 s after it)
+            String startAt = Instant.now().plusSeconds(15).truncatedTo(ChronoUnit.SECONDS).toString();
             Map<String, Map<String, String>> configMaps = Map.of("queuelab-" + NAME + "-start", Map.of("start-at", startAt));
             for (int i = 0; i < 3; i++) {
                 nodes.add(start(generator, Map.of("batch.kubernetes.io/job-completion-index", String.valueOf(i)),

@@ -200,7 +200,7 @@ class NodeJarIT {
             assertEquals(0, check.exit(), check.said());
             assertTrue(check.out().startsWith("clock " + reference + ": this clock is"), check.said());
 
-            String startAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(6).toString();
+            String startAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(15).toString(); // time for 2 JVMs to start beside the suite (KubernetesPodsIT)
             List<Process> nodes = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 nodes.add(node("run", "--backend", "noop", "--rate", "1000", "--duration", "2s", "--report-interval", "0",
