@@ -66,6 +66,20 @@ class ChildProcessesTest {
             assertFalse(run.stream().anyMatch(l -> l.contains(marker)), "a process of the watchdog carried the marker: " + run);
         } finally {
             server.destroyForcibly();
+            awaitWatchdogEnd(marker);
+        }
+    }
+
+    /**
+     * Waits (at most 20 s) until the watchdog of {@code marker} has ended: it may still run its last
+     * wrapped command after the server stopped, and that command's record in the temporary
+     * directory made its clean-up fail (DirectoryNotEmptyException, once in CI on a loaded machine).
+     */
+    private static void awaitWatchdogEnd(String marker) throws InterruptedException {
+        for (int i = 0; i < 200 && ProcessHandle.allProcesses().anyMatch(p -> p.info().arguments()
+                .map(a -> java.util.Arrays.asList(a).contains("queuelab-watchdog") && java.util.Arrays.asList(a).contains(marker))
+                .orElse(false)); i++) {
+            Thread.sleep(100);
         }
     }
 
