@@ -338,8 +338,8 @@ final class CapacitySweep {
 
     /**
      * Warms a server up before anything of it is measured: closed-loop runs of {@code jobs} jobs,
-     * each {@code round} long after a second's warm-up, into {@code dir/round-<i>} until the server is warm, or {@link #WARM_UP_ROUNDS} have run (then it
-     * says so). Warm is two rounds in a row in which the server's JIT compilers used at most
+     * each {@code round} long after a second's warm-up, into {@code dir/round-<i>} until the server
+     * is warm, or {@link #WARM_UP_ROUNDS} have run (then it says so). Warm is two rounds in a row in which the server's JIT compilers used at most
      * {@link #COMPILING_AT_MOST} of the round, where they can be read ({@code compilerCpuNanos} not
      * null: a JVM on this machine, {@link io.queuelab.core.telemetry.ProcessResources#jitCompilerCpuNanos});
      * else a round that completes within {@link #WARM_UP_TOLERANCE} of the one before it.

@@ -204,10 +204,7 @@ public final class DemoCommand implements Callable<Integer> {
                 }
             }
         }
-        w.println("demo runs: " + dir);
-        for (Path p : runDirs) {
-            w.println("  " + p);
-        }
+        listRuns(dir, runDirs, w);
         // one report per workload, of its open and closed sweeps: the two workloads are fitted as two systems
         for (String operation : fixedRates.keySet()) {
             report(dir, operation, !closedLevels.isEmpty(), w);
@@ -264,6 +261,14 @@ public final class DemoCommand implements Callable<Integer> {
         }
         results.forEach(r -> runDirs.add(r.directory().path()));
         return runDirs;
+    }
+
+    /** Lists the demo's run directories, the probes' included, before its reports are written. */
+    private static void listRuns(Path dir, List<Path> runDirs, PrintWriter w) {
+        w.println("demo runs: " + dir);
+        for (Path p : runDirs) {
+            w.println("  " + p);
+        }
     }
 
     /** The report of one workload's open sweep (and its closed sweep), printed with its headline: the selected model's held-out lead. */
@@ -361,10 +366,7 @@ public final class DemoCommand implements Callable<Integer> {
                 cluster.close();
             }
         }
-        w.println("demo runs: " + dir);
-        for (Path p : runDirs) {
-            w.println("  " + p);
-        }
+        listRuns(dir, runDirs, w);
         report(dir, WRITE, !closedLevels.isEmpty(), w);
         report(dir, READ, false, w);
         return 0;

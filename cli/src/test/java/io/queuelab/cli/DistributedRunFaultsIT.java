@@ -142,7 +142,6 @@ class DistributedRunFaultsIT {
         Files.createFile(hosts.resolve(host + ".lost"));
     }
 
-    /** The queuelab JVMs running a node on stand-in host {@code host}: started from that host's jar cache. */
     /**
      * The launcher and what it started (its clock reference, the stand-in ssh sessions): a test that
      * failed while the launcher ran once left its clock-server running for hours.
@@ -164,6 +163,7 @@ class DistributedRunFaultsIT {
         return found;
     }
 
+    /** The queuelab JVMs running a node on stand-in host {@code host}: started from that host's jar cache. */
     private List<ProcessHandle> nodeProcesses(String host) {
         String jarCache = hosts.resolve(host).resolve("cache/queuelab").toString();
         return ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
