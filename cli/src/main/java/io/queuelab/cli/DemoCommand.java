@@ -12,6 +12,8 @@ import io.queuelab.jdbc.ServerStatusSampler;
 import io.queuelab.jdbc.WisconsinLoader;
 import io.queuelab.jdbc.WisconsinRelation;
 import io.queuelab.jdbc.Workload;
+import io.queuelab.fit.ClientTime;
+import io.queuelab.fit.runs.RunData;
 import io.queuelab.reports.report.Report;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -198,9 +200,19 @@ public final class DemoCommand implements Callable<Integer> {
                 settings.put("operation", operation);
                 settings.put("table", wisc.table());
                 settings.put("tuples", tuples);
+                double middleRate;
                 try (Backend backend = db.openBackend(workload, request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT))) {
-                    runDirs.addAll(sweep(dir, operation, sweep.getValue(), checkedFractions, repeats, closedLevels, backend,
-                            telemetryCompanion, settings, w));
+                    Swept swept = sweep(dir, operation, sweep.getValue(), checkedFractions, repeats, closedLevels, backend,
+                            telemetryCompanion, settings, w);
+                    runDirs.addAll(swept.runs());
+                    middleRate = swept.middleRate();
+                }
+                Map<String, Object> tripSettings = new LinkedHashMap<>(settings);
+                tripSettings.put("operation", Workload.ROUND_TRIP);
+                tripSettings.remove("table");
+                tripSettings.remove("tuples");
+                try (Backend backend = db.openBackend(Workload.roundTrip(), request.requestTimeout(JdbcOptions.DEFAULT_REQUEST_TIMEOUT))) {
+                    runDirs.addAll(roundTrips(dir.resolve(operation), middleRate, backend, telemetryCompanion, tripSettings, w));
                 }
             }
         }
@@ -231,8 +243,10 @@ public final class DemoCommand implements Callable<Integer> {
             what = CapacitySweep.describePlan(probeDuration, runs, duration, warmup);
         }
         SweepCommand.checkRuns(closedLevels, duration, warmup, false, generator, dir.resolve(workload + "-closed"));
-        plan.add(workload + ": " + what + (closedLevels.isEmpty() ? "" : ", " + closedLevels.size() + " closed runs"));
-        return planned.plus(warmup.plus(duration).multipliedBy(closedLevels.size()));
+        plan.add(workload + ": " + what + (closedLevels.isEmpty() ? "" : ", " + closedLevels.size() + " closed runs")
+                + ", the client's round trips, open and closed (" + PlannedLength.format(ROUND_TRIP_WARMUP.plus(ROUND_TRIP_LENGTH))
+                + " each)");
+        return planned.plus(warmup.plus(duration).multipliedBy(closedLevels.size())).plus(ROUND_TRIP_WARMUP.plus(ROUND_TRIP_LENGTH).multipliedBy(2));
     }
 
     /**
@@ -241,9 +255,9 @@ public final class DemoCommand implements Callable<Integer> {
      * fractions of what it measured with the repeats, then the closed levels. Returns every run's
      * directory, the probe's included.
      */
-    private List<Path> sweep(Path dir, String workload, List<SweepCommand.Level> fixed, List<Double> fractions,
-                             CapacitySweep.Repeats repeats, List<SweepCommand.Level> closedLevels, Backend backend,
-                             RunCompanion companion, Map<String, Object> settings, PrintWriter w) throws Exception {
+    private Swept sweep(Path dir, String workload, List<SweepCommand.Level> fixed, List<Double> fractions,
+                        CapacitySweep.Repeats repeats, List<SweepCommand.Level> closedLevels, Backend backend,
+                        RunCompanion companion, Map<String, Object> settings, PrintWriter w) throws Exception {
         List<Path> runDirs = new ArrayList<>();
         Path open = dir.resolve(workload);
         CapacitySweep.Probe probe = fixed != null ? null
@@ -260,7 +274,48 @@ public final class DemoCommand implements Callable<Integer> {
                     generator, backend, companion, settings, w));
         }
         results.forEach(r -> runDirs.add(r.directory().path()));
-        return runDirs;
+        double[] rates = (probe == null ? fixed.stream().mapToDouble(SweepCommand.Level::rate)
+                : fractions.stream().mapToDouble(f -> f * probe.maxThroughput())).filter(r -> r > 0).sorted().toArray();
+        return new Swept(runDirs, rates.length == 0 ? 0 : rates[rates.length / 2]);
+    }
+
+    /** A workload's swept runs (the probe's included) and the middle of its open rates (0: none). */
+    private record Swept(List<Path> runs, double middleRate) {
+    }
+
+    /** Where each workload's round trips go, inside its open sweep (where validate and the report find them among the runs). */
+    static final String OPEN_TRIP_DIR = Workload.ROUND_TRIP + "-open";
+    static final String CLOSED_TRIP_DIR = Workload.ROUND_TRIP + "-closed";
+    /** Each round trip's length after a second's warm-up: thousands of statements, five samples of the server's cpu. */
+    static final Duration ROUND_TRIP_LENGTH = Duration.ofSeconds(5);
+    private static final Duration ROUND_TRIP_WARMUP = Duration.ofSeconds(1);
+
+    /**
+     * The client's round trips beside a workload's sweep, into {@code sweepDir}: {@code SELECT 1}
+     * with the server's counters sampled, once as Poisson arrivals at {@code rate} (the sweep's
+     * middle load) and once by one job back to back. Each one's response less the server's cpu per
+     * statement is the client time (driver, network, wake-ups) of open and of closed runs, which the
+     * models with a latency beside the server take instead of splitting it off the workload's
+     * responses (ClientTime: the two differ several times over on this machine).
+     */
+    private List<Path> roundTrips(Path sweepDir, double rate, Backend backend, RunCompanion companion, Map<String, Object> settings,
+                                  PrintWriter w) throws Exception {
+        List<Path> dirs = new ArrayList<>();
+        List<Map.Entry<String, SweepCommand.Level>> trips = new ArrayList<>();
+        if (rate > 0) {
+            trips.add(Map.entry(OPEN_TRIP_DIR, new SweepCommand.Level(rate, 0)));
+        }
+        trips.add(Map.entry(CLOSED_TRIP_DIR, CapacitySweep.probeLevel(1)));
+        for (var trip : trips) {
+            Path runDir = sweepDir.resolve(trip.getKey());
+            RunCommand.execute(generator.config(trip.getValue().plan(ROUND_TRIP_LENGTH, ROUND_TRIP_WARMUP, false), runDir), backend,
+                    settings, new PrintWriter(java.io.Writer.nullWriter()), companion);
+            ClientTime.Trip.of(RunData.read(runDir)).ifPresent(t -> w.println("client time: " + t.describe()));
+            dirs.add(runDir);
+        }
+        w.println();
+        w.flush();
+        return dirs;
     }
 
     /** Lists the demo's run directories, the probes' included, before its reports are written. */
@@ -358,7 +413,7 @@ public final class DemoCommand implements Callable<Integer> {
                                 generator, b, settings, w);
                     }
                     runDirs.addAll(sweep(dir, scenario, write ? writes : reads, checkedFractions, repeats,
-                            write ? closedLevels : List.of(), b, companion, settings, w));
+                            write ? closedLevels : List.of(), b, companion, settings, w).runs());
                 }
             }
         } finally {

@@ -46,10 +46,10 @@ public final class JdbcOptions implements AutoCloseable {
     @Mixin
     JdbcConnectionOptions connection = new JdbcConnectionOptions();
 
-    @Option(names = "--operation", paramLabel = "select|update|mix|range|iot-individual|iot-bulk",
+    @Option(names = "--operation", paramLabel = "select|update|mix|range|round-trip|iot-individual|iot-bulk",
             description = "Built-in workload: select (E1: SELECT unique3 WHERE unique2=?), update (seed 004: "
                     + "UPDATE SET unique3=? WHERE unique1=?), mix (with --read-ratio), range (SUM(unique3) over 10,000"
-                    + " consecutive unique2), or seed 002's IoT ingest, one second of sensor data per request (run it with"
+                    + " consecutive unique2), round-trip (SELECT 1: the client's round trip, no table), or seed 002's IoT ingest, one second of sensor data per request (run it with"
                     + " --constant --rate 1): iot-individual (5 rows per datapoint, prepared INSERTs, one transaction) or"
                     + " iot-bulk (one JSON row). Default: select.")
     String operation;
@@ -135,8 +135,8 @@ public final class JdbcOptions implements AutoCloseable {
         if (workloadFile != null && (operation != null || table != null)) {
             throw new IllegalArgumentException("--workload replaces --operation and --table; give one or the other");
         }
-        if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix|range|iot-individual|iot-bulk")) {
-            throw new IllegalArgumentException("--operation must be select, update, mix, range, iot-individual or iot-bulk, not '"
+        if (operation != null && !operation.toLowerCase(Locale.ROOT).matches("select|update|mix|range|round-trip|iot-individual|iot-bulk")) {
+            throw new IllegalArgumentException("--operation must be select, update, mix, range, round-trip, iot-individual or iot-bulk, not '"
                     + operation + "'");
         }
 

@@ -106,7 +106,7 @@ class JdbcCommandsTest {
     @Test
     void badInputIsOneLineAndExitCodeTwo(@TempDir Path dir) throws Exception {
         assertOneLineError(run("run", "--operation", "iot-columnar", "--rate", "1", "--out", dir.resolve("x").toString()),
-                "--operation must be select, update, mix, range, iot-individual or iot-bulk");
+                "--operation must be select, update, mix, range, round-trip, iot-individual or iot-bulk");
         assertOneLineError(run("run", "--operation", "iot-bulk", "--iot-points", "0", "--rate", "1", "--out", dir.resolve("x").toString()),
                 "--iot-points must be 1 to 1,000,000");
         assertOneLineError(run("run", "--operation", "iot-bulk", "--table", "wisc", "--rate", "1", "--embedded-dir", EMBEDDED_DIR,

@@ -82,8 +82,11 @@ public final class JdbcEnvironment implements AutoCloseable {
         return List.of(new HostResourceSampler.SampledProcess("server", embedded.serverPid(), embedded.directory().resolve("data")));
     }
 
-    /** A built-in Wisconsin workload (select, update, mix) sized to the loaded table. */
+    /** A built-in Wisconsin workload (select, update, mix, range) sized to the loaded table, or the round trip (no table). */
     public Workload wisconsinWorkload(String table, String operation, double readRatio) throws SQLException {
+        if (operation.equals(Workload.ROUND_TRIP)) {
+            return Workload.roundTrip();
+        }
         try (Connection c = target.connect(0)) {
             return Workload.wisconsin(operation, table, WisconsinRelation.tuplesOf(c, table), readRatio);
         }

@@ -44,6 +44,8 @@ public record Workload(String name, List<WorkloadStatement> statements, List<Str
     public static final String UPDATE = "update";
     public static final String MIX = "mix";
     public static final String RANGE = "range";
+    /** The client's round trip: a statement that does no work on the server ({@link #roundTrip}). */
+    public static final String ROUND_TRIP = "round-trip";
     /** Consecutive keys the range aggregate reads. */
     public static final int RANGE_ROWS = 10000;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -88,6 +90,16 @@ public record Workload(String name, List<WorkloadStatement> statements, List<Str
                 List.of(new ParameterSpec.Uniform(0, Math.max(0, tuples - RANGE_ROWS))))), List.of(table));
     }
 
+    /**
+     * {@code SELECT 1}: no table, no row read, one row of result. Its response time is the time a
+     * request spends outside the server's work (driver, network, the server's wake-up and protocol)
+     * plus the server's least cpu per statement, which its cpu counters give apart: the client-side
+     * part of every other statement's response, measured where nothing else is in it.
+     */
+    public static Workload roundTrip() {
+        return new Workload(ROUND_TRIP, List.of(new WorkloadStatement(ROUND_TRIP, "SELECT 1", 1, List.of())), List.of());
+    }
+
     /** E1's SELECT and seed 004's UPDATE, a fraction {@code readRatio} of requests being SELECTs. */
     public static Workload wisconsinMix(String table, int tuples, double readRatio) {
         if (!(readRatio >= 0 && readRatio <= 1)) {
@@ -96,14 +108,15 @@ public record Workload(String name, List<WorkloadStatement> statements, List<Str
         return new Workload(MIX, List.of(select(table, tuples, readRatio), update(table, tuples, 1 - readRatio)), List.of(table));
     }
 
-    /** A built-in workload by name: select, update, mix or range. */
+    /** A built-in workload by name: select, update, mix, range or round-trip (which reads no table). */
     public static Workload wisconsin(String operation, String table, int tuples, double readRatio) {
         return switch (operation) {
             case SELECT -> wisconsinSelect(table, tuples);
             case UPDATE -> wisconsinUpdate(table, tuples);
             case MIX -> wisconsinMix(table, tuples, readRatio);
             case RANGE -> wisconsinRange(table, tuples);
-            default -> throw new IllegalArgumentException("unknown operation '" + operation + "' (expected select, update, mix or range)");
+            case ROUND_TRIP -> roundTrip();
+            default -> throw new IllegalArgumentException("unknown operation '" + operation + "' (expected select, update, mix, range or round-trip)");
         };
     }
 

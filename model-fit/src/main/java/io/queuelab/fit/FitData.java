@@ -12,27 +12,38 @@ import java.util.Optional;
 /**
  * What a candidate model is fitted to: the open runs (sorted by arrival rate), each reduced to its
  * {@link Mm1Point}, the closed runs (sorted by N: only the models measured from closed runs, such
- * as the dirty-page-buffer model, use them), the system's limits, and the seed of every simulation
- * a fit runs.
+ * as the dirty-page-buffer model, use them), the system's limits, the seed of every simulation
+ * a fit runs, and the client time measured apart ({@link ClientTime}: a round-trip run among the
+ * runs given), which the models with a latency beside the server take instead of splitting it off
+ * the responses.
  */
-public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> closedRuns, SystemLimits limits, long seed) {
+public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> closedRuns, SystemLimits limits, long seed,
+                      Optional<ClientTime> clientTime) {
     public FitData {
         runs = List.copyOf(runs);
         points = List.copyOf(points);
         closedRuns = List.copyOf(closedRuns);
+        java.util.Objects.requireNonNull(clientTime, "clientTime");
     }
 
     /**
      * The runs with a successful request among {@code runs}: the open ones sorted by arrival rate
-     * (those that are {@link #steadyOpen} only), the closed by N.
+     * (those that are {@link #steadyOpen} only), the closed by N; a round-trip run among them is
+     * the client time ({@link ClientTime.Split}), not a run to fit.
      */
-    public static FitData of(List<RunData> runs, SystemLimits limits, long seed) {
-        List<RunData> measured = runs.stream().filter(r -> r.okCount() > 0).toList();
+    public static FitData of(List<RunData> runs, SystemLimits limits, long seed) throws IOException {
+        ClientTime.Split split = ClientTime.Split.of(runs);
+        List<RunData> measured = split.runs().stream().filter(r -> r.okCount() > 0).toList();
         List<RunData> open = measured.stream().filter(FitData::steadyOpen)
                 .sorted(Comparator.comparingDouble(RunData::arrivalRate)).toList();
         List<RunData> closed = measured.stream().filter(r -> RunShape.of(r).closed())
                 .sorted(Comparator.comparingInt(r -> RunShape.of(r).jobs())).toList();
-        return new FitData(open, open.stream().map(Mm1Point::of).toList(), closed, limits, seed);
+        return new FitData(open, open.stream().map(Mm1Point::of).toList(), closed, limits, seed, split.clientTime());
+    }
+
+    /** This data with {@code time} as its client time. */
+    public FitData withClientTime(Optional<ClientTime> time) {
+        return new FitData(runs, points, closedRuns, limits, seed, time);
     }
 
     /**

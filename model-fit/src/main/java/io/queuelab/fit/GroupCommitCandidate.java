@@ -8,11 +8,14 @@ import io.queuelab.sim.FittedModel;
 import io.queuelab.sim.GroupCommitModel;
 import org.apache.commons.math3.optim.InitialGuess;
 import org.apache.commons.math3.optim.MaxEval;
-import org.apache.commons.math3.optim.PointValuePair;
 import org.apache.commons.math3.optim.SimpleBounds;
 import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
 import org.apache.commons.math3.optim.nonlinear.scalar.ObjectiveFunction;
 import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
+import org.apache.commons.math3.optim.univariate.BrentOptimizer;
+import org.apache.commons.math3.optim.univariate.SearchInterval;
+import org.apache.commons.math3.optim.univariate.UnivariateObjectiveFunction;
+import org.apache.commons.math3.optim.univariate.UnivariatePointValuePair;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,8 +35,11 @@ import java.util.Optional;
  *       (a simulation at each fit rate; BOBYQA over F0 and p, the same seed every time);</li>
  *   <li>the flush's shape: the spread of the lowest-rate run's requests served alone
  *       ({@link ServedAlone}: cpu and one flush of one commit, nothing shared) about their mean;</li>
- *   <li>the latency outside: the response of those requests alone less their cpu and a flush of
- *       one commit (a constant: the requests that a stall of the server reached are not alone).</li>
+ *   <li>the latency outside: the client time measured apart ({@link ClientTime}, a round-trip run
+ *       among the fit runs), and then the flush of one commit is what it leaves of those requests'
+ *       time beside their cpu, and only p is matched to the counters (Brent's method); without a
+ *       round trip the split of that time into a flush of one commit and a latency is matched with
+ *       p (a constant latency: the requests that a stall of the server reached are not alone).</li>
  * </ul>
  * Not identified without K and c, the server's cpu counters, 100 requests served alone in the
  * lowest-rate run, or the commit and fsync counters of two fit runs or more (a read-only workload
@@ -145,22 +151,38 @@ final class GroupCommitCandidate implements CandidateModel {
             return s;
         };
         double[] lower = {1e-3, 0}, upper = {1, 1};
-        // the most loaded run's flushes back to back: a flush ~ commits per fsync / rate there
-        int last = rates.length - 1;
-        double[] start = {Math.min(0.9, Math.max(0.01, perFsync[last] / rates[last] / bound)), 0.1};
-        PointValuePair best;
-        try {
-            best = new BOBYQAOptimizer(5, 0.05, 1e-4).optimize(new MaxEval(300), new ObjectiveFunction(misfit::applyAsDouble),
-                    GoalType.MINIMIZE, new InitialGuess(start), new SimpleBounds(lower, upper));
-        } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
-            return unidentified(method, points, "the flush's F0 and p did not converge in 300 trials");
+        double[] best;
+        Optional<ClientTime> clientTime = data.clientTime();
+        if (clientTime.isPresent()) {
+            // the client time measured apart is the latency: the flush of one commit is what it leaves, and only p is fitted
+            double share = (bound - clientTime.get().open().seconds()) / bound;
+            if (!(share >= lower[0])) {
+                return unidentified(method, points, String.format(Locale.ROOT, "the client time (%.4f ms, %s) leaves no flush in what"
+                        + " %s's requests served alone take beside their cpu (%.4f ms)", clientTime.get().open().seconds() * 1e3,
+                        clientTime.get().open().run(), data.lowestRate().name(), bound * 1e3));
+            }
+            UnivariatePointValuePair p1 = new BrentOptimizer(1e-4, 1e-6).optimize(new MaxEval(100), GoalType.MINIMIZE,
+                    new SearchInterval(0, 1), new UnivariateObjectiveFunction(x -> misfit.applyAsDouble(new double[] {share, x})));
+            best = new double[] {share, p1.getPoint()};
+        } else {
+            // the most loaded run's flushes back to back: a flush ~ commits per fsync / rate there
+            int last = rates.length - 1;
+            double[] start = {Math.min(0.9, Math.max(0.01, perFsync[last] / rates[last] / bound)), 0.1};
+            try {
+                best = new BOBYQAOptimizer(5, 0.05, 1e-4).optimize(new MaxEval(300), new ObjectiveFunction(misfit::applyAsDouble),
+                        GoalType.MINIMIZE, new InitialGuess(start), new SimpleBounds(lower, upper)).getPoint();
+            } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
+                return unidentified(method, points, "the flush's F0 and p did not converge in 300 trials");
+            }
         }
-        double flushOfOne = best.getPoint()[0] * bound;
-        double p = flushOfOne * best.getPoint()[1], f0 = flushOfOne - p;
+        double flushOfOne = best[0] * bound;
+        double p = flushOfOne * best[1], f0 = flushOfOne - p;
         Distribution flush = flush(alone, aloneMean, f0);
         java.util.function.DoubleFunction<GroupCommitModel> openAt = lambda -> model(cpuAt.applyAsDouble(lambda), k, c, flush, p);
         double latency = bound - flushOfOne;
         double flooredLatency = Math.max(0, latency);
+        // a closed run's client time is the closed round trip's where one was measured (a closed load's own: docs/models.md)
+        double closedLatency = clientTime.map(t -> t.closed().seconds()).orElse(flooredLatency);
         List<Residual> residuals = new ArrayList<>();
         StringBuilder perRun = new StringBuilder();
         for (int i = 0; i < rates.length; i++) {
@@ -179,10 +201,11 @@ final class GroupCommitCandidate implements CandidateModel {
                 .note("commits per flush: " + perRun)
                 // the upper end is a latency of 0, which a server on the same machine may rightly have (the cpu counted per request
                 // at a light load holds its wake-ups and network work): said, not refused; a flush of nothing is no group commit
-                .notPinned("the flush of one commit, as a share of what a request alone leaves beside its cpu,", best.getPoint()[0],
+                .notPinned("the flush of one commit, as a share of what a request alone leaves beside its cpu,", best[0],
                         lower[0], Double.POSITIVE_INFINITY)
-                .note(best.getPoint()[0] > 0.999 ? "the counters' flush takes all that a request alone leaves beside its cpu: latency 0"
-                        : "the flush of one commit is " + Math.round(100 * best.getPoint()[0]) + " % of what a request alone leaves beside"
+                .note(clientTime.isPresent() ? "latency: the client time, measured apart (" + clientTime.get().runs() + ")"
+                        : best[0] > 0.999 ? "the counters' flush takes all that a request alone leaves beside its cpu: latency 0"
+                        : "the flush of one commit is " + Math.round(100 * best[0]) + " % of what a request alone leaves beside"
                         + " its cpu")
                 .residuals(points, residuals);
         List<Parameter> parameters = List.of(Parameter.of("cpu", cpuByLoad.median(), "s"), Parameter.of("F0", f0, "s"), Parameter.of("p", p, "s"),
@@ -194,8 +217,8 @@ final class GroupCommitCandidate implements CandidateModel {
         }
         // a closed run of N jobs holds N connections; its cpu per request is the server's at the load the jobs make
         return new CandidateFit(NAME, parameters(), fit, lambda -> new FittedModel(NAME, openAt.apply(lambda), flooredLatency),
-                jobs -> new FittedModel(NAME, closedAt(jobs, cpuByLoad, c, flush, p, flooredLatency, data.seed()),
-                        flooredLatency), null);
+                jobs -> new FittedModel(NAME, closedAt(jobs, cpuByLoad, c, flush, p, closedLatency, data.seed()),
+                        closedLatency), null);
     }
 
     /**

@@ -84,7 +84,7 @@ public final class HeldOutValidation {
      * ({@link RunNotes}: a damaged log, servers or hosts that differ).
      */
     public record Result(SystemLimits limits, List<ModelOutcome> models, String selected, FitServer fitServer,
-                         List<RepeatedRuns.Group> repeats, List<String> leftOut, List<String> notes) {
+                         List<RepeatedRuns.Group> repeats, List<String> leftOut, List<String> notes, Optional<ClientTime> clientTime) {
         public ModelOutcome model(String name) {
             return models.stream().filter(m -> m.fit().name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no model " + name));
@@ -124,16 +124,26 @@ public final class HeldOutValidation {
         }
         List<RunData> fitData = RunArguments.read(fitRuns);
         List<RunData> heldOutData = RunArguments.read(heldOut);
+        // the system's K and c are those of the runs fitted, not of the round trip's one connection
         return of(fitData, heldOutData, heldOut.stream().map(Path::toString).toList(), models,
-                SystemLimits.of(fitData, connections, cores), seed);
+                SystemLimits.of(ClientTime.Split.of(fitData).runs(), connections, cores), seed);
     }
 
     /**
      * Validates {@code models} fitted on {@code fitRuns} against {@code heldOut} (named
-     * {@code heldOutNames} in the outcome), runs already read.
+     * {@code heldOutNames} in the outcome), runs already read. A round-trip run among the fit runs
+     * is the client time ({@link ClientTime}) the models take, not a run to fit.
      */
     public static Result of(List<RunData> fitRuns, List<RunData> heldOut, List<String> heldOutNames, List<CandidateModel> models,
                             SystemLimits limits, long seed) throws IOException {
+        for (RunData h : heldOut) {
+            if (ClientTime.isRoundTrip(h)) {
+                throw new IllegalArgumentException("held-out run " + h.name() + " is a round trip (SELECT 1), which measures the client time"
+                        + " and predicts nothing: give it among the fit runs");
+            }
+        }
+        ClientTime.Split trips = ClientTime.Split.of(fitRuns);
+        fitRuns = trips.runs();
         List<RunData> all = new ArrayList<>(fitRuns);
         all.addAll(heldOut);
         refuseMixedRuns(all);
@@ -160,7 +170,7 @@ public final class HeldOutValidation {
         }
         heldOut = predicted;
         heldOutNames = predictedNames;
-        FitData data = FitData.of(fitRuns, limits, seed).requireRates(2, "validate");
+        FitData data = FitData.of(fitRuns, limits, seed).withClientTime(trips.clientTime()).requireRates(2, "validate");
         for (RunData h : heldOut) {
             if (h.okCount() == 0) {
                 throw new IllegalArgumentException("held-out run " + h.source() + " has no successful request to predict");
@@ -176,7 +186,7 @@ public final class HeldOutValidation {
         List<ModelOutcome> outcomes = evaluateEach(models,
                 model -> evaluate(model, data, predictedRunNames, predictedRuns, byInterval, fitServer, seed));
         return new Result(data.limits(), outcomes, select(outcomes), fitServer, RepeatedRuns.of(heldOut, heldOutNames), List.copyOf(leftOut),
-                notes);
+                notes, trips.clientTime());
     }
 
     /** One model's evaluation, which may read the runs again. */

@@ -78,8 +78,9 @@ final class MeasuredDemandCandidate implements CandidateModel {
         List<Mm1Point> points = data.points();
         String method = "measured: E[D] at each load = the server cpu per request the fit runs measured at theirs (service demand law),"
                 + " interpolated in the server's busy fraction; the demand's shape the de-shared service times of the fit run nearest"
-                + " in load; latency = the mean of " + (data.runs().isEmpty() ? "the lowest-rate run" : data.lowestRate().name())
-                + "'s less its cpu per request; nothing fitted";
+                + " in load; latency = " + (data.clientTime().isPresent() ? "the client time (" + data.clientTime().get().runs() + ")"
+                : "the mean of " + (data.runs().isEmpty() ? "the lowest-rate run" : data.lowestRate().name()) + "'s less its cpu per request")
+                + "; nothing fitted";
         if (points.isEmpty()) {
             return unidentified(method, points, "no open run to take the demand's shape from");
         }
@@ -110,10 +111,11 @@ final class MeasuredDemandCandidate implements CandidateModel {
                 measuredRuns.put(r, new Measured(point, service));
             }
         }
-        // the latency beside the cpu: the lowest-rate run's mean service time less its cpu per request (or the one at its load)
+        // the latency beside the cpu: the client time measured apart, else the lowest-rate run's mean service time less its cpu
+        // per request (or the one at its load)
         Measured lowest = measuredRuns.get(data.lowestRate());
-        double latency = Math.max(0, lowest.service().mean() - lowest.point().map(LoadDemand.Point::cpuSecondsPerRequest)
-                .orElseGet(() -> load.atRate(data.lowestRate().arrivalRate())));
+        double latency = data.clientTime().map(t -> t.open().seconds()).orElseGet(() -> Math.max(0, lowest.service().mean()
+                - lowest.point().map(LoadDemand.Point::cpuSecondsPerRequest).orElseGet(() -> load.atRate(data.lowestRate().arrivalRate()))));
         int parallelism = Math.min(c, k);
         // the demand's shape at a load is the de-shared service times of the fit run nearest to it in busy fraction, less the
         // latency: a lightly loaded server runs part of its requests slower (two speeds), a busy one hardly ever
@@ -145,11 +147,12 @@ final class MeasuredDemandCandidate implements CandidateModel {
         }
         Identification.Checks checks = new Identification.Checks().trendFollowedByDemand(points)
                 .note(String.format(Locale.ROOT, "E[D] = %.3f ms (the fit runs' median server cpu per request; at their loads %s),"
-                        + " latency %.3f ms, c = %d, K = %d", demandMean * 1e3, load.describe(), latency * 1e3, c, k))
+                        + " latency %.3f ms%s, c = %d, K = %d", demandMean * 1e3, load.describe(), latency * 1e3,
+                        data.clientTime().isPresent() ? " (latency: the client time, measured apart)" : "", c, k))
                 .note(String.format(Locale.ROOT, "service times below the latency: at most %.1f %% (%s)", 100 * below, belowName))
                 .require(below <= MAX_BELOW_LATENCY, String.format(Locale.ROOT, "the service times are not the server's cpu plus a"
-                        + " constant latency: %.0f %% of %s's lie below the latency %.3f ms (the lowest-rate run's mean service time"
-                        + " less its cpu per request), so the time beside the cpu varies from request to request (a log flush, a lock"
+                        + " constant latency: %.0f %% of %s's lie below the latency %.3f ms (" + (data.clientTime().isPresent()
+                        ? "the client time" : "the lowest-rate run's mean service time less its cpu per request") + "), so the time beside the cpu varies from request to request (a log flush, a lock"
                         + " wait), which this model does not have", 100 * below, belowName, latency * 1e3))
                 .require(points.stream().allMatch(p -> load.busyAt(p.lambda()) * c / parallelism <= DemandCurve.MAX_RHO),
                         String.format(Locale.ROOT, "the fit run at %.4g/s is beyond the capacity the server's measured cpu per request"
@@ -166,13 +169,15 @@ final class MeasuredDemandCandidate implements CandidateModel {
         if (!fit.identified()) {
             return CandidateFit.unidentified(NAME, parameters(), fit);
         }
+        // a closed run's client time is the closed round trip's where one was measured (a closed load's own: docs/models.md)
+        double closedLatency = data.clientTime().map(t -> t.closed().seconds()).orElse(latency);
         Distribution saturated = DemandModelFit.scale(LoadShape.mostBusy(shapes).demand(),
                 load.saturated() / demandMean);
         // a closed run of N jobs holds N sessions (K is then N) and keeps the server busy: the most loaded fit run's demand
         return new CandidateFit(NAME, parameters(), fit,
                 lambda -> new FittedModel(NAME, new ClientLimitedModel(DemandModelFit.scale(shapeAt.apply(lambda).demand(),
                         scaleAt.applyAsDouble(lambda)), k, c), latency),
-                jobs -> new FittedModel(NAME, new ClientLimitedModel(saturated, jobs, c), latency), curveErrors);
+                jobs -> new FittedModel(NAME, new ClientLimitedModel(saturated, jobs, c), closedLatency), curveErrors);
     }
 
     /**

@@ -28,8 +28,9 @@ import java.util.StringJoiner;
  * requests that run's server answered alone ({@link ServedAlone}), which need no assumption about
  * sharing; their means interpolated in the server's busy fraction ({@link LoadDemand}) give the
  * demand's mean at any other load, and the fit run nearest in load its shape. A latency beside the
- * core (network, driver) is the fit runs' median of their served-alone mean less their server cpu
- * per request, when the server's cpu was sampled (else 0). The one parameter fitted is the slice:
+ * core (network, driver) is the client time measured apart ({@link ClientTime}) when a round trip
+ * is among the fit runs, else the fit runs' median of their served-alone mean less their server
+ * cpu per request, when the server's cpu was sampled (else 0). The one parameter fitted is the slice:
  * of {@link #SLICES}, the one whose simulated fit runs are nearest the measured ones in KS
  * distance, on average over two independent simulations; the slices whose score is within the
  * scores' simulation noise of it are printed as the range the fit determined (a server whose
@@ -106,14 +107,16 @@ final class TimeSlicedCandidate implements CandidateModel {
             return unidentified(method, points, "no fit run has " + ServedAlone.MIN_REQUESTS + " requests its server answered alone"
                     + " (every run too loaded, or logs without send instants)");
         }
-        double latency = latency(shapes);
+        double latency = data.clientTime().isPresent() ? data.clientTime().get().open().seconds() : latency(shapes);
+        // a closed run's client time is the closed round trip's where one was measured (a closed load's own: docs/models.md)
+        double closedLatency = data.clientTime().map(t -> t.closed().seconds()).orElse(latency);
         List<Demand> demands = new ArrayList<>();
         for (Shape s : shapes) {
             Distribution demand = DemandModelFit.shift(s.alone(), latency);
             demands.add(new Demand(new LoadDemand.Point(s.run().name(), s.run().throughput() * demand.mean() / c, demand.mean()), demand));
         }
         LoadDemand load = new LoadDemand(demands.stream().map(Demand::point).toList(), c);
-        Models models = new Models(demands, load, k, c, latency);
+        Models models = new Models(demands, load, k, c, latency, closedLatency);
 
         // stability does not depend on the slice: a fit run beyond the capacity its demand gives leaves no steady state to fit
         for (RunData r : data.runs()) {
@@ -164,8 +167,9 @@ final class TimeSlicedCandidate implements CandidateModel {
             errors[i] = Double.isFinite(pred.meanHalfWidth()) ? pred.meanHalfWidth() / 1.96 / pred.meanResponse() : 0;
         }
         Identification.Checks checks = new Identification.Checks().trendFollowedByDemand(points)
-                .note(String.format(Locale.ROOT, "slice %s (%s; mean KS distance of the fit runs by slice: %s); demand %s; latency %.3f ms,"
-                        + " c = %d, K = %d", sliceName(slice), ties.describe(), table, load.describe(), latency * 1e3, c, k))
+                .note(String.format(Locale.ROOT, "slice %s (%s; mean KS distance of the fit runs by slice: %s); demand %s; latency %.3f ms%s,"
+                        + " c = %d, K = %d", sliceName(slice), ties.describe(), table, load.describe(), latency * 1e3,
+                        data.clientTime().isPresent() ? " (latency: the client time, measured apart)" : "", c, k))
                 .require(worst - score[best] >= MIN_KS_SPREAD, String.format(Locale.ROOT, "the fit runs' distributions do not tell the"
                         + " slices apart (mean KS %.3f to %.3f over %s)", score[best], worst, slices()))
                 .residuals(points, residuals);
@@ -241,22 +245,22 @@ final class TimeSlicedCandidate implements CandidateModel {
     }
 
     /** The model at a load: the demand's mean at that load, the shape of the fit run nearest in busy fraction. */
-    private record Models(List<Demand> demands, LoadDemand load, int connections, int cores, double latency) {
+    private record Models(List<Demand> demands, LoadDemand load, int connections, int cores, double latency, double closedLatency) {
         FittedModel open(double lambda, double slice) {
             double busy = load.busyAt(lambda);
             Demand nearest = demands.stream().min(Comparator.comparingDouble(d -> Math.abs(d.point().busy() - busy))).orElseThrow();
-            return model(nearest, load.at(busy), connections, slice);
+            return model(nearest, load.at(busy), connections, slice, latency);
         }
 
         /** A closed run of N jobs without think time keeps the server busy: the most loaded fit run's demand. */
         FittedModel closed(int jobs, double slice) {
             Demand busiest = demands.stream().max(Comparator.comparingDouble(d -> d.point().busy())).orElseThrow();
-            return model(busiest, load.saturated(), jobs, slice);
+            return model(busiest, load.saturated(), jobs, slice, closedLatency);
         }
 
-        private FittedModel model(Demand shape, double mean, int connections, double slice) {
+        private FittedModel model(Demand shape, double mean, int connections, double slice, double outside) {
             Distribution demand = DemandModelFit.scale(shape.demand(), mean / shape.demand().mean());
-            return new FittedModel(NAME, new ClientLimitedModel(demand, connections, cores, slice), latency);
+            return new FittedModel(NAME, new ClientLimitedModel(demand, connections, cores, slice), outside);
         }
     }
 

@@ -62,10 +62,15 @@ record EmulatedRun(double[] intended, double[] sent, double[] completed) {
      * many jobs, on a host of {@code cores} cores; the first {@code warmup} requests flagged as warm-up.
      */
     Path write(Path dir, double lambda, int jobs, int connections, int cores, int warmup, long seed) throws IOException {
+        return write(dir, lambda, jobs, connections, cores, warmup, seed, "select");
+    }
+
+    /** As {@link #write(Path, double, int, int, int, int, long)}, the one operation named {@code operation}. */
+    Path write(Path dir, double lambda, int jobs, int connections, int cores, int warmup, long seed, String operation) throws IOException {
         RunDirectory run = RunDirectory.create(dir);
         long offset = 1_000_000_000L; // the schedule starts 1 s after the anchor
         try (RequestLogWriter log = RequestLogWriter.create(run.log(), ANCHOR_EPOCH_NANOS)) {
-            log.defineOperation(0, "select");
+            log.defineOperation(0, operation);
             for (int i = 0; i < requests(); i++) {
                 long sentNanos = offset + Math.round(sent[i] * 1e9);
                 log.append(offset + Math.round(intended[i] * 1e9), sentNanos, sentNanos, offset + Math.round(completed[i] * 1e9), 0, 0, 0,
@@ -81,7 +86,7 @@ record EmulatedRun(double[] intended, double[] sent, double[] completed) {
                 .node(RunNode.single(0, 1))
                 .host(new HostInfo("ground-truth", null, cores))
                 .start(new ScheduleStart(ANCHOR_EPOCH_NANOS, offset, null))
-                .backend(new BackendInfo("sync", List.of(new BackendInfo.Operation("select", 1.0)), null))
+                .backend(new BackendInfo("sync", List.of(new BackendInfo.Operation(operation, 1.0)), null))
                 .write(run.path());
         return dir;
     }

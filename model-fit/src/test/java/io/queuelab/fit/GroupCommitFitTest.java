@@ -62,6 +62,61 @@ class GroupCommitFitTest {
         }
     }
 
+    /**
+     * With the client time measured apart (round trips of the truth: its latency and nothing else), the latency is that
+     * measurement, not a split fitted beside the flush; the flush of one commit is what it leaves, and the held-out runs are
+     * predicted as well. A closed round trip of another latency is the latency of closed predictions alone.
+     */
+    @Test
+    void aClientTimeMeasuredApartIsTheLatencyOfOpenAndClosedPredictions(@TempDir Path dir) throws Exception {
+        List<Path> fit = new ArrayList<>();
+        long seed = 40;
+        for (double rate : new double[] {1500, 4000, 8000, 11000}) {
+            fit.add(run(dir.resolve("rate-" + (int) rate), ArrivalProcess.open(rate), seed++, true));
+        }
+        fit.add(roundTrip(dir.resolve("round-trip-open"), 0, LATENCY));
+        double closedTrip = 0.00003;
+        fit.add(roundTrip(dir.resolve("round-trip-closed"), 1, closedTrip));
+        List<Path> held = List.of(run(dir.resolve("held-800"), ArrivalProcess.open(800), 50, true),
+                run(dir.resolve("held-9500"), ArrivalProcess.open(9500), 51, true));
+        HeldOutValidation.Result result = HeldOutValidation.run(fit, held, CandidateModels.STANDARD.named("group-commit"), K, 1, 3);
+        assertEquals(LATENCY, result.clientTime().orElseThrow().open().seconds(), 1e-9);
+        var model = result.model("group-commit");
+        assertTrue(model.fit().identified(), model.fit().fit().identification().reason() + "\n" + model.fit().fit().residuals());
+        ModelFit f = model.fit().fit();
+        assertEquals(LATENCY, f.value("latency"), 1e-9, f.toString());
+        assertTrue(f.toString().contains("latency: the client time"), f.toString());
+        assertEquals(0.0003, f.value("F0"), 0.15 * 0.0003, f.toString());
+        assertEquals(0.00002, f.value("p"), 0.5 * 0.00002, f.toString());
+        assertEquals(LATENCY, model.fit().model(800).latency(), 1e-9);
+        assertEquals(closedTrip, model.fit().closedModel().apply(4).latency(), 1e-9, "a closed load's latency: the closed round trip's");
+        for (RunPrediction p : model.predictions()) {
+            assertFalse(p.saturated(), p.name());
+            assertTrue(Math.abs(p.meanError()) < 0.05, () -> p.name() + " mean error " + p.meanError() + "\n" + f.toString());
+            assertTrue(Math.abs(p.p99Error()) < 0.15, () -> p.name() + " p99 error " + p.p99Error());
+            assertEquals(0, p.commits().error(), 0.08, () -> p.name() + ": " + p.commits());
+        }
+    }
+
+    /**
+     * A round trip of the truth's client ({@code SELECT 1}: no cpu, no commit), each response {@code latency}: Poisson
+     * arrivals at 1,000/s ({@code jobs} 0), or one job back to back.
+     */
+    static Path roundTrip(Path dir, int jobs, double latency) throws Exception {
+        java.util.Random random = EmulatedRun.random(jobs);
+        int n = 5_000;
+        double[] intended = new double[n], sent = new double[n], completed = new double[n];
+        double t = 0;
+        for (int i = 0; i < n; i++) {
+            t = jobs > 0 ? (i == 0 ? 0 : completed[i - 1]) : t - Math.log(1 - random.nextDouble()) / 1000;
+            intended[i] = t;
+            sent[i] = t;
+            completed[i] = t + latency;
+        }
+        return new EmulatedRun(intended, sent, completed).write(dir, jobs > 0 ? 0 : 1000, jobs, Math.max(1, jobs), 1, 100, 1,
+                ClientTime.OPERATION);
+    }
+
     @Test
     void aWorkloadThatCommitsNothingLeavesItUnidentifiedWithTheReason(@TempDir Path dir) throws Exception {
         List<Path> fit = new ArrayList<>();

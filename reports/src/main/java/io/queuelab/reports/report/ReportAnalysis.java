@@ -16,6 +16,7 @@ import io.queuelab.fit.FlushDetector;
 import io.queuelab.fit.Flushes;
 import io.queuelab.fit.CandidateFit;
 import io.queuelab.fit.CandidateModels;
+import io.queuelab.fit.ClientTime;
 import io.queuelab.fit.FitData;
 import io.queuelab.fit.HeldOutValidation;
 import io.queuelab.fit.LackOfFit;
@@ -127,7 +128,7 @@ final class ReportAnalysis {
      * Open runs that measured a saturated server are neither ({@link FitData#steadyOpen}); the plan
      * names them.
      */
-    private static HeldOut heldOut(List<RunData> measured) throws IOException {
+    private static HeldOut heldOut(List<RunData> measured, List<RunData> roundTrips) throws IOException {
         Map<String, List<RunData>> byLoad = new LinkedHashMap<>();
         // by the configured rate, as the sweep chose its repeats: two loads close in rate may measure in either order
         measured.stream().filter(FitData::steadyOpen)
@@ -148,8 +149,10 @@ final class ReportAnalysis {
         String plan = "Fitted on " + String.join(", ", fit.stream().map(RunData::name).toList()) + "; predicted from their rate or N alone: "
                 + String.join(", ", held.stream().map(RunData::name).toList()) + "." + leftOut;
         try {
-            return new HeldOut(Optional.of(HeldOutValidation.of(fit, held, held.stream().map(RunData::name).toList(), CandidateModels.STANDARD.all(),
-                    SystemLimits.of(fit, null, null), YARDSTICK_SEED)), plan, fit, held);
+            List<RunData> fitAndTrip = new ArrayList<>(fit);
+            fitAndTrip.addAll(roundTrips);
+            return new HeldOut(Optional.of(HeldOutValidation.of(fitAndTrip, held, held.stream().map(RunData::name).toList(),
+                    CandidateModels.STANDARD.all(), SystemLimits.of(fit, null, null), YARDSTICK_SEED)), plan, fit, held);
         } catch (IllegalArgumentException e) {
             return new HeldOut(Optional.empty(), "No held-out validation: " + e.getMessage() + ".");
         }
@@ -221,7 +224,15 @@ final class ReportAnalysis {
     /** The instants each run's client stopped with a request due and a connection free (none for a simulated run). */
     final Map<RunData, MachineStalls> stalls = new LinkedHashMap<>();
 
-    private ReportAnalysis(List<RunData> unordered) throws IOException {
+    /**
+     * The round trip among the runs given (a run of {@code SELECT 1}, {@link ClientTime}): the client time the models take,
+     * not a run of the workload, so none of the report's tables and fits has it.
+     */
+    final List<RunData> roundTrips;
+
+    private ReportAnalysis(List<RunData> given) throws IOException {
+        roundTrips = given.stream().filter(ClientTime::isRoundTrip).toList();
+        List<RunData> unordered = given.stream().filter(r -> !ClientTime.isRoundTrip(r)).toList();
         runs = unordered.stream().sorted(Comparator.comparing(RunData::simulated).thenComparing(BY_WORKLOAD)).toList();
         measured = runs.stream().filter(r -> !r.simulated()).toList();
         simulated = runs.stream().filter(RunData::simulated).toList();
@@ -246,7 +257,7 @@ final class ReportAnalysis {
             mm1 = new Mm1Analysis(Fits.mm1Points(measured), List.of(), Optional.empty(), Optional.of(why));
             dpb = new DpbAnalysis(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(why), Optional.empty());
         } else {
-            heldOut = heldOut(measured);
+            heldOut = heldOut(measured, roundTrips);
             mm1 = mm1(measured);
             dpb = dpb(measured);
         }

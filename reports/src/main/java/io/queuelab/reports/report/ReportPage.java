@@ -84,7 +84,8 @@ final class ReportPage {
             return;
         }
         HeldOutValidation.Result result = heldOut.result().get();
-        body.paragraph("System: " + result.limits() + ". Selected: " + (result.selected() == null ? "none (no model is identified)"
+        body.paragraph("System: " + result.limits() + "." + result.clientTime().map(t -> " The " + t.describeUse() + ".").orElse("")
+                + " Selected: " + (result.selected() == null ? "none (no model is identified)"
                 : result.selected() + ", the smallest held-out error (mean |relative error| of mean, p50 and p99, plus the KS D beyond its yardstick; ties to the simpler).")
                 + " Each model is judged twice on the runs it was fitted to: identified (its parameters are determined) and fits"
                 + " (residuals against their errors, and each run's CDF against the simulation-noise yardstick).");

@@ -27,6 +27,7 @@ public final class ValidationText {
         result.leftOut().forEach(note -> s.append(note).append('\n'));
         result.notes().forEach(note -> s.append(note).append('\n'));
         s.append("system: ").append(result.limits()).append('\n');
+        result.clientTime().ifPresent(t -> s.append(t.describeUse()).append('\n'));
         if (result.fitServer().known()) {
             s.append("server of the fit runs (medians): ").append(result.fitServer().medians()).append("; each run's 'server' below is its"
                     + " own over theirs at its load (the fit runs' cpu per request interpolated in the server's busy fraction; a closed"
