@@ -244,9 +244,8 @@ public final class DemoCommand implements Callable<Integer> {
         }
         SweepCommand.checkRuns(closedLevels, duration, warmup, false, generator, dir.resolve(workload + "-closed"));
         plan.add(workload + ": " + what + (closedLevels.isEmpty() ? "" : ", " + closedLevels.size() + " closed runs")
-                + ", the client's round trips, open and closed (" + PlannedLength.format(ROUND_TRIP_WARMUP.plus(ROUND_TRIP_LENGTH))
-                + " each)");
-        return planned.plus(warmup.plus(duration).multipliedBy(closedLevels.size())).plus(ROUND_TRIP_WARMUP.plus(ROUND_TRIP_LENGTH).multipliedBy(2));
+                + ", the client's round trips, open and closed (" + PlannedLength.format(tripWarmup().plus(tripLength())) + " each)");
+        return planned.plus(warmup.plus(duration).multipliedBy(closedLevels.size())).plus(tripWarmup().plus(tripLength()).multipliedBy(2));
     }
 
     /**
@@ -286,9 +285,18 @@ public final class DemoCommand implements Callable<Integer> {
     /** Where each workload's round trips go, inside its open sweep (where validate and the report find them among the runs). */
     static final String OPEN_TRIP_DIR = Workload.ROUND_TRIP + "-open";
     static final String CLOSED_TRIP_DIR = Workload.ROUND_TRIP + "-closed";
-    /** Each round trip's length after a second's warm-up: thousands of statements, five samples of the server's cpu. */
+    /** Each round trip's longest length after at most a second's warm-up: thousands of statements, five samples of the server's cpu. */
     static final Duration ROUND_TRIP_LENGTH = Duration.ofSeconds(5);
     private static final Duration ROUND_TRIP_WARMUP = Duration.ofSeconds(1);
+
+    /** A round trip's length: the demo's runs' own where they are shorter. */
+    private Duration tripLength() {
+        return duration.compareTo(ROUND_TRIP_LENGTH) < 0 ? duration : ROUND_TRIP_LENGTH;
+    }
+
+    private Duration tripWarmup() {
+        return warmup.compareTo(ROUND_TRIP_WARMUP) < 0 ? warmup : ROUND_TRIP_WARMUP;
+    }
 
     /**
      * The client's round trips beside a workload's sweep, into {@code sweepDir}: {@code SELECT 1}
@@ -308,7 +316,7 @@ public final class DemoCommand implements Callable<Integer> {
         trips.add(Map.entry(CLOSED_TRIP_DIR, CapacitySweep.probeLevel(1)));
         for (var trip : trips) {
             Path runDir = sweepDir.resolve(trip.getKey());
-            RunCommand.execute(generator.config(trip.getValue().plan(ROUND_TRIP_LENGTH, ROUND_TRIP_WARMUP, false), runDir), backend,
+            RunCommand.execute(generator.config(trip.getValue().plan(tripLength(), tripWarmup(), false), runDir), backend,
                     settings, new PrintWriter(java.io.Writer.nullWriter()), companion);
             ClientTime.Trip.of(RunData.read(runDir)).ifPresent(t -> w.println("client time: " + t.describe()));
             dirs.add(runDir);

@@ -69,7 +69,8 @@ class DemoCommandTest {
         assertEquals(8, rangeRuns.size(), rangeRuns.toString());
         assertTrue(r.out().contains("capacity probe: X_max = "), r.out());
         java.util.List<String> runs = new java.util.ArrayList<>(java.util.List.of("update/rate-200", "update/rate-400",
-                "range/capacity-probe-closed-4", "range-closed/closed-1", "update-closed/closed-2"));
+                "range/capacity-probe-closed-4", "range-closed/closed-1", "update-closed/closed-2",
+                "range/round-trip-open", "range/round-trip-closed", "update/round-trip-open", "update/round-trip-closed"));
         runs.addAll(rangeRuns);
         for (String run : runs) {
             RunDirectory rd = RunDirectory.open(demo.resolve(run));
@@ -83,6 +84,13 @@ class DemoCommandTest {
             assertTrue(resources.contains(",client,") && resources.contains(",server,"), "host resources of both in " + run);
             assertSplit(m.placement().orElseThrow(), before, run);
         }
+        // beside each sweep its client's round trips, open (at the sweep's middle rate) and closed, whose client time the report's models take
+        assertEquals(4, r.out().lines().filter(l -> l.startsWith("client time: ")).count(), r.out());
+        assertEquals(java.util.List.of("round-trip"), RunDirectory.open(demo.resolve("update/round-trip-open")).manifest().backend()
+                .orElseThrow().operations().stream().map(o -> o.name()).toList());
+        assertEquals(400, RunDirectory.open(demo.resolve("update/round-trip-open")).manifest().config().orElseThrow().phases().get(0).rate(), 1e-9);
+        assertTrue(Files.readString(demo.resolve("range-report.html")).contains("client time of open runs"),
+                "the range report's models took the client time");
         assertTrue(r.out().contains("cpus: server "), r.out());
         assertTrue(r.out().contains("verdict:"), r.out());
         assertTrue(r.out().contains("report: "), r.out());
@@ -268,9 +276,10 @@ class DemoCommandTest {
         };
         String[] said = {"queuelab: --duration must be positive", "queuelab: --probe-duration must be positive",
                 "queuelab: --probe-jobs must be at least 1, got 0", "queuelab: --closed takes job counts like 1,4,16,64 or none, not '1,x'",
-                "queuelab: the demo would take 30 min 14 s of runs (range: a capacity probe of 7 s, 56 open runs of 15 s each, one "
-                        + "more for each capacity correction, 4 closed runs; update: a capacity probe of 7 s, 56 open runs of 15 s each, "
-                        + "one more for each capacity correction, 4 closed runs; besides loading 100,000 tuples and the reports), more "
+                "queuelab: the demo would take 30 min 38 s of runs (range: a capacity probe of 7 s, 56 open runs of 15 s each, one "
+                        + "more for each capacity correction, 4 closed runs, the client's round trips, open and closed (6 s each); update: a"
+                        + " capacity probe of 7 s, 56 open runs of 15 s each, one more for each capacity correction, 4 closed runs, the"
+                        + " client's round trips, open and closed (6 s each); besides loading 100,000 tuples and the reports), more "
                         + "than --max-duration 30 min: shorten it (fewer repeats, fractions or levels, a shorter --duration) or give a "
                         + "larger --max-duration",
                 "queuelab: --duration must be positive"};
@@ -284,7 +293,7 @@ class DemoCommandTest {
         CliTestSupport.Result asked = CliTestSupport.run("demo", "--jdbc-url", "jdbc:mysql://127.0.0.1:9/test", "--out", out.toString(),
                 "--repeat", fifty, "--max-duration", "1h");
         assertEquals(2, asked.exitCode(), asked.err());
-        assertTrue(asked.out().startsWith("plan: 30 min 14 s of runs (range: a capacity probe of 7 s, 56 open runs"), asked.out());
+        assertTrue(asked.out().startsWith("plan: 30 min 38 s of runs (range: a capacity probe of 7 s, 56 open runs"), asked.out());
         assertFalse(Files.exists(out), "nothing created");
     }
 }

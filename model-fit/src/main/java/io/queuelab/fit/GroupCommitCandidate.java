@@ -67,8 +67,9 @@ final class GroupCommitCandidate implements CandidateModel {
         return new Card("client queue, K connections, the cpu on c cores shared, then one log flush at a time that carries every commit"
                 + " waiting when it starts (group commit); a constant latency outside",
                 "the cpu per request from the server's cpu counters; the flush (a fixed part and a part per commit) from the server's"
-                        + " commits per fsync at each fit load; its shape from the requests served alone; the latency: their response less"
-                        + " their cpu and flush",
+                        + " commits per fsync at each fit load; its shape from the requests served alone; the latency: the client time of"
+                        + " round trips (SELECT 1) where the fit runs include them (the flush of one commit is then what it leaves), else their"
+                        + " response less their cpu and flush",
                 "every request commits and waits for its flush; one flush at a time; the fsync counter counts the log's flushes",
                 "writes (UPDATE, INSERT) on InnoDB or another store with a group-committed log, with the server's counters sampled",
                 "`group-commit` (the cpu, K, c, the flush F0 + p b), the latency outside the queue");

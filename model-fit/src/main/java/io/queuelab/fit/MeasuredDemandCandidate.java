@@ -51,7 +51,8 @@ final class MeasuredDemandCandidate implements CandidateModel {
     public Card card() {
         return new Card("as client-ps: client queue, K connections, c cores shared",
                 "nothing fitted to the response times: the demand's mean is the server's own cpu per request at the run's load"
-                        + " (host-resources telemetry of the fit runs), its shape their service times; a constant latency beside it",
+                        + " (host-resources telemetry of the fit runs), its shape their service times; a constant latency beside it: the"
+                        + " client time of round trips (SELECT 1) where the fit runs include them, else the lowest-rate run's service less its cpu",
                 "the time beside the cpu is a constant (not a log flush that varies); the server's cpu counters are available",
                 "a server whose work per request changes with its load, run with --telemetry-interval: tests the structure alone",
                 "`client-ps`, the demand of each load's own, the latency outside the queue");

@@ -60,7 +60,8 @@ final class TimeSlicedCandidate implements CandidateModel {
     @Override
     public Card card() {
         return new Card("client queue, K connections, c cores time-sliced by the operating system (a slice of mean s)",
-                "the demand: the service times of the requests served alone at each load; the slice s: the fit runs' response-time"
+                "the demand: the service times of the requests served alone at each load, less the client time of round trips"
+                        + " (SELECT 1) where the fit runs include them; the slice s: the fit runs' response-time"
                         + " CDFs (KS distance), with the range of slices the runs could not tell apart",
                 "a request served alone measures its demand; exponential slices",
                 "a server whose queries last about one scheduler slice, where processor sharing predicts the wrong CDF",
