@@ -27,6 +27,17 @@ public final class ValidationJson {
     private ValidationJson() {
     }
 
+    private static Map<String, Object> trip(io.queuelab.fit.ClientTime.Trip t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("run", t.run());
+        m.put("seconds", t.seconds());
+        m.put("meanResponse", t.response());
+        m.put("p50", t.p50());
+        m.put("p99", t.p99());
+        m.put("serverCpuPerStatement", Double.isNaN(t.serverCpu()) ? null : t.serverCpu());
+        return m;
+    }
+
     /** Writes the JSON {@code validate --json} documents (docs/experiments.md), atomically. */
     public static void write(Result result, Path file) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
@@ -34,6 +45,8 @@ public final class ValidationJson {
         root.put("leftOut", result.leftOut());
         root.put("notes", result.notes());
         root.put("fitServer", server(result.fitServer().medians()));
+        // the client time measured apart (null without round trips): each trip's run, response and server cpu, seconds
+        root.put("clientTime", result.clientTime().map(t -> Map.of("open", trip(t.open()), "closed", trip(t.closed()))).orElse(null));
         List<Object> models = new ArrayList<>();
         for (ModelOutcome o : result.models()) {
             CandidateFit f = o.fit();
