@@ -56,7 +56,8 @@ class ValidateCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("selected: "), r.out());
         JsonNode root = new ObjectMapper().readTree(json.toFile());
-        assertEquals(Set.of("selected", "leftOut", "notes", "fitServer", "models", "repeats"), names(root));
+        assertEquals(Set.of("selected", "leftOut", "notes", "fitServer", "clientTime", "models", "repeats"), names(root));
+        assertTrue(root.get("clientTime").isNull(), "no round trip among the fit runs: " + root.get("clientTime"));
         assertEquals(0, root.get("leftOut").size(), root.toString());
         // the two held-out runs of one configured rate: the server's own spread
         assertEquals(1, root.get("repeats").size(), root.toString());
