@@ -143,6 +143,11 @@ public final class HeldOutValidation {
             }
         }
         ClientTime.Split trips = ClientTime.Split.of(fitRuns);
+        for (RunData r : fitRuns) {
+            if (ClientTime.isRoundTrip(r)) {
+                refuseOtherServer(r, trips.runs());
+            }
+        }
         fitRuns = trips.runs();
         List<RunData> all = new ArrayList<>(fitRuns);
         all.addAll(heldOut);
@@ -353,6 +358,23 @@ public final class HeldOutValidation {
             }
         }
         return Optional.empty();
+    }
+
+    /** Refuses a round trip whose manifest names another server than {@code runs}' (its statement and workload differ; its server may not). */
+    private static void refuseOtherServer(RunData trip, List<RunData> runs) {
+        Map<String, Object> tripServer = identity(trip);
+        for (RunData r : runs) {
+            Map<String, Object> server = identity(r);
+            if (tripServer == null || server == null) {
+                continue;
+            }
+            for (String key : tripServer.keySet()) {
+                if (!key.equals("operations") && !key.equals("workload") && server.containsKey(key) && !Objects.equals(server.get(key), tripServer.get(key))) {
+                    throw new IllegalArgumentException("the round trip " + trip.name() + " was measured on another server: it has " + key
+                            + " " + tripServer.get(key) + ", " + r.name() + " has " + server.get(key));
+                }
+            }
+        }
     }
 
     private static Map<String, Object> identity(RunData run) {

@@ -57,6 +57,29 @@ class ClientTimeTest {
     }
 
     @Test
+    void aRoundTripOfAnotherServerIsRefused(@TempDir Path dir) throws Exception {
+        Path trip = onServer(GroupCommitFitTest.roundTrip(dir.resolve("trip"), 0, 0.0002), "db-2");
+        Path a = onServer(new EmulatedRun(new double[] {0, 0.01}, new double[] {0, 0.01}, new double[] {0.002, 0.012})
+                .write(dir.resolve("a"), 100, 0, 1, 1, 0, 1), "db-1");
+        Path b = onServer(new EmulatedRun(new double[] {0, 0.01}, new double[] {0, 0.01}, new double[] {0.002, 0.012})
+                .write(dir.resolve("b"), 100, 0, 1, 1, 0, 2), "db-1");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> HeldOutValidation.run(List.of(a, trip), List.of(b), CandidateModels.STANDARD.all(), 1, 1, 1));
+        assertTrue(e.getMessage().startsWith("the round trip trip was measured on another server: it has jdbcUrl"), e.getMessage());
+    }
+
+    /** {@code run} with its manifest's server at {@code host} (as a jdbc run records it). */
+    private static Path onServer(Path run, String host) throws java.io.IOException {
+        Path manifest = run.resolve("manifest.json");
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(manifest.toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) root.get("backend")).putObject("server")
+                .put("jdbcUrl", "jdbc:mariadb://" + host + ":3306/queuelab");
+        json.writeValue(manifest.toFile(), root);
+        return run;
+    }
+
+    @Test
     void aRoundTripIsNeverAHeldOutRun(@TempDir Path dir) throws Exception {
         Path trip = GroupCommitFitTest.roundTrip(dir.resolve("trip"), 0, 0.0002);
         Path a = new EmulatedRun(new double[] {0, 0.01}, new double[] {0, 0.01}, new double[] {0.002, 0.012})
