@@ -103,7 +103,7 @@ class MultiHostIT {
         Path out = hosts.resolve("run");
         // no --reference: the launcher takes the address the hosts see its ssh connections come from
         Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(),
-                        "--start-in", "15", "--out", out.toString(), "--", "--backend", "noop", "--rate", "3000",
+                        "--start-in", "30", "--out", out.toString(), "--", "--backend", "noop", "--rate", "3000",
                         "--duration", "3s", "--report-interval", "0", "--password-env", "QL_TEST_SECRET"),
                 Map.of("SSH", loggingSsh().toString(), "CLOCK_PORT", String.valueOf(port), "QL_TEST_SECRET", SECRET),
                 hosts.resolve("run.out"));
@@ -177,7 +177,7 @@ class MultiHostIT {
         Path out = hosts.resolve("jdbc");
         int port = LauncherProcess.freePort();
         Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(), "--reference", BRIDGE + ":" + port,
-                        "--start-in", "15", "--out", out.toString(), "--", "--backend", "jdbc", "--jdbc-url",
+                        "--start-in", "30", "--out", out.toString(), "--", "--backend", "jdbc", "--jdbc-url",
                         "jdbc:mysql://" + BRIDGE + ":" + db.port() + "/" + EmbeddedMariaDb.DATABASE, "--user", "qlnode",
                         "--password-env", "QL_TEST_SECRET", "--operation", "select", "--rate", "300", "--duration", "3s",
                         "--workers", "4", "--report-interval", "0"),
@@ -349,7 +349,7 @@ class MultiHostIT {
 
     /** Starts scripts/distributed-run over the test hosts (reference chosen by it), SIGINT at its default. */
     private static Process launch(Path out, Path output, String... runOptions) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--hosts", hostList(), "--start-in", "15", "--out", out.toString(), "--"));
+        List<String> args = new ArrayList<>(List.of("--hosts", hostList(), "--start-in", "30", "--out", out.toString(), "--"));
         args.addAll(List.of(runOptions));
         return LauncherProcess.start(args, Map.of("SSH", Files.readString(hosts.resolve("ssh")).trim(), "CLOCK_PORT",
                 String.valueOf(LauncherProcess.freePort()), "QL_TEST_SECRET", SECRET), output);

@@ -33,11 +33,7 @@ class GroupCommitFitTest {
 
     @Test
     void theFlushFoundFromTheCountersPredictsRunsItWasNotFittedTo(@TempDir Path dir) throws Exception {
-        List<Path> fit = new ArrayList<>();
-        long seed = 40;
-        for (double rate : new double[] {1500, 4000, 8000, 11000}) {
-            fit.add(run(dir.resolve("rate-" + (int) rate), ArrivalProcess.open(rate), seed++, true));
-        }
+        List<Path> fit = fitRuns(dir);
         List<Path> held = List.of(run(dir.resolve("held-800"), ArrivalProcess.open(800), 50, true),
                 run(dir.resolve("held-9500"), ArrivalProcess.open(9500), 51, true),
                 run(dir.resolve("closed-1"), ArrivalProcess.closed(1), 52, true),
@@ -69,11 +65,7 @@ class GroupCommitFitTest {
      */
     @Test
     void aClientTimeMeasuredApartIsTheLatencyOfOpenAndClosedPredictions(@TempDir Path dir) throws Exception {
-        List<Path> fit = new ArrayList<>();
-        long seed = 40;
-        for (double rate : new double[] {1500, 4000, 8000, 11000}) {
-            fit.add(run(dir.resolve("rate-" + (int) rate), ArrivalProcess.open(rate), seed++, true));
-        }
+        List<Path> fit = fitRuns(dir);
         fit.add(roundTrip(dir.resolve("round-trip-open"), 0, LATENCY));
         double closedTrip = 0.00003;
         fit.add(roundTrip(dir.resolve("round-trip-closed"), 1, closedTrip));
@@ -129,6 +121,16 @@ class GroupCommitFitTest {
         assertFalse(model.fit().identified());
         assertTrue(model.fit().fit().identification().reason().contains("commit and fsync counters"),
                 model.fit().fit().identification().reason());
+    }
+
+    /** The truth's open runs at 1,500, 4,000, 8,000 and 11,000/s, with their counters. */
+    private static List<Path> fitRuns(Path dir) throws Exception {
+        List<Path> fit = new ArrayList<>();
+        long seed = 40;
+        for (double rate : new double[] {1500, 4000, 8000, 11000}) {
+            fit.add(run(dir.resolve("rate-" + (int) rate), ArrivalProcess.open(rate), seed++, true));
+        }
+        return fit;
     }
 
     /**
