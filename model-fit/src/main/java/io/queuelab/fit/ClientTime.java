@@ -6,7 +6,6 @@ import io.queuelab.fit.runs.RunData;
 import io.queuelab.fit.runs.RunShape;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -85,16 +84,17 @@ public record ClientTime(Trip open, Trip closed) {
         return (closedLoop ? closed : open).seconds();
     }
 
-    /** {@code runs} without their round trips, and the client time of those (at most one open and one closed). */
-    public record Split(List<RunData> runs, Optional<ClientTime> clientTime) {
+    /** {@code runs} without their round trips (nothing of a run is read). */
+    public static List<RunData> withoutRoundTrips(List<RunData> runs) {
+        return runs.stream().filter(r -> !isRoundTrip(r)).toList();
+    }
+
+    /** {@code runs} without their round trips, those round trips, and their client time (at most one open and one closed). */
+    public record Split(List<RunData> runs, List<RunData> roundTrips, Optional<ClientTime> clientTime) {
         public static Split of(List<RunData> runs) throws IOException {
-            List<RunData> rest = new ArrayList<>();
+            List<RunData> trips = runs.stream().filter(ClientTime::isRoundTrip).toList();
             Trip open = null, closed = null;
-            for (RunData r : runs) {
-                if (!isRoundTrip(r)) {
-                    rest.add(r);
-                    continue;
-                }
+            for (RunData r : trips) {
                 Trip trip = Trip.of(r).orElseThrow(() -> new IllegalArgumentException("the round-trip run " + r.name()
                         + " has no successful request: no client time"));
                 Trip before = trip.closedLoop() ? closed : open;
@@ -110,7 +110,7 @@ public record ClientTime(Trip open, Trip closed) {
             }
             Optional<ClientTime> time = open == null && closed == null ? Optional.empty()
                     : Optional.of(new ClientTime(open != null ? open : closed, closed != null ? closed : open));
-            return new Split(List.copyOf(rest), time);
+            return new Split(withoutRoundTrips(runs), trips, time);
         }
     }
 

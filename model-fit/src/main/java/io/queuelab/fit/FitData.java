@@ -41,6 +41,15 @@ public record FitData(List<RunData> runs, List<Mm1Point> points, List<RunData> c
         return new FitData(open, open.stream().map(Mm1Point::of).toList(), closed, limits, seed, split.clientTime());
     }
 
+    /**
+     * The latency beside the server of a run of this kind ({@code closedLoop}: a closed run's, else
+     * an open one's): the client time of the round trip of that kind where round trips were
+     * measured (a closed load's differs from an open one's: docs/models.md), else {@code otherwise}.
+     */
+    public double latency(boolean closedLoop, double otherwise) {
+        return clientTime.map(t -> t.seconds(closedLoop)).orElse(otherwise);
+    }
+
     /** This data with {@code time} as its client time. */
     public FitData withClientTime(Optional<ClientTime> time) {
         return new FitData(runs, points, closedRuns, limits, seed, time);

@@ -182,8 +182,7 @@ final class GroupCommitCandidate implements CandidateModel {
         java.util.function.DoubleFunction<GroupCommitModel> openAt = lambda -> model(cpuAt.applyAsDouble(lambda), k, c, flush, p);
         double latency = bound - flushOfOne;
         double flooredLatency = Math.max(0, latency);
-        // a closed run's client time is the closed round trip's where one was measured (a closed load's own: docs/models.md)
-        double closedLatency = clientTime.map(t -> t.closed().seconds()).orElse(flooredLatency);
+        double closedLatency = data.latency(true, flooredLatency);
         List<Residual> residuals = new ArrayList<>();
         StringBuilder perRun = new StringBuilder();
         for (int i = 0; i < rates.length; i++) {

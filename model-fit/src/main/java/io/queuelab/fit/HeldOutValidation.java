@@ -126,7 +126,7 @@ public final class HeldOutValidation {
         List<RunData> heldOutData = RunArguments.read(heldOut);
         // the system's K and c are those of the runs fitted, not of the round trip's one connection
         return of(fitData, heldOutData, heldOut.stream().map(Path::toString).toList(), models,
-                SystemLimits.of(ClientTime.Split.of(fitData).runs(), connections, cores), seed);
+                SystemLimits.of(ClientTime.withoutRoundTrips(fitData), connections, cores), seed);
     }
 
     /**
@@ -143,10 +143,8 @@ public final class HeldOutValidation {
             }
         }
         ClientTime.Split trips = ClientTime.Split.of(fitRuns);
-        for (RunData r : fitRuns) {
-            if (ClientTime.isRoundTrip(r)) {
-                refuseOtherServer(r, trips.runs());
-            }
+        for (RunData trip : trips.roundTrips()) {
+            refuseOtherServer(trip, trips.runs());
         }
         fitRuns = trips.runs();
         List<RunData> all = new ArrayList<>(fitRuns);

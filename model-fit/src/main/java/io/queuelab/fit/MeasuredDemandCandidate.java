@@ -115,7 +115,7 @@ final class MeasuredDemandCandidate implements CandidateModel {
         // the latency beside the cpu: the client time measured apart, else the lowest-rate run's mean service time less its cpu
         // per request (or the one at its load)
         Measured lowest = measuredRuns.get(data.lowestRate());
-        double latency = data.clientTime().map(t -> t.open().seconds()).orElseGet(() -> Math.max(0, lowest.service().mean()
+        double latency = data.latency(false, Math.max(0, lowest.service().mean()
                 - lowest.point().map(LoadDemand.Point::cpuSecondsPerRequest).orElseGet(() -> load.atRate(data.lowestRate().arrivalRate()))));
         int parallelism = Math.min(c, k);
         // the demand's shape at a load is the de-shared service times of the fit run nearest to it in busy fraction, less the
@@ -170,8 +170,7 @@ final class MeasuredDemandCandidate implements CandidateModel {
         if (!fit.identified()) {
             return CandidateFit.unidentified(NAME, parameters(), fit);
         }
-        // a closed run's client time is the closed round trip's where one was measured (a closed load's own: docs/models.md)
-        double closedLatency = data.clientTime().map(t -> t.closed().seconds()).orElse(latency);
+        double closedLatency = data.latency(true, latency);
         Distribution saturated = DemandModelFit.scale(LoadShape.mostBusy(shapes).demand(),
                 load.saturated() / demandMean);
         // a closed run of N jobs holds N sessions (K is then N) and keeps the server busy: the most loaded fit run's demand

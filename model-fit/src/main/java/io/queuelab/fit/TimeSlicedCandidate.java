@@ -108,9 +108,8 @@ final class TimeSlicedCandidate implements CandidateModel {
             return unidentified(method, points, "no fit run has " + ServedAlone.MIN_REQUESTS + " requests its server answered alone"
                     + " (every run too loaded, or logs without send instants)");
         }
-        double latency = data.clientTime().isPresent() ? data.clientTime().get().open().seconds() : latency(shapes);
-        // a closed run's client time is the closed round trip's where one was measured (a closed load's own: docs/models.md)
-        double closedLatency = data.clientTime().map(t -> t.closed().seconds()).orElse(latency);
+        double latency = data.latency(false, latency(shapes));
+        double closedLatency = data.latency(true, latency);
         List<Demand> demands = new ArrayList<>();
         for (Shape s : shapes) {
             Distribution demand = DemandModelFit.shift(s.alone(), latency);

@@ -232,7 +232,7 @@ final class ReportAnalysis {
 
     private ReportAnalysis(List<RunData> given) throws IOException {
         roundTrips = given.stream().filter(ClientTime::isRoundTrip).toList();
-        List<RunData> unordered = given.stream().filter(r -> !ClientTime.isRoundTrip(r)).toList();
+        List<RunData> unordered = ClientTime.withoutRoundTrips(given);
         runs = unordered.stream().sorted(Comparator.comparing(RunData::simulated).thenComparing(BY_WORKLOAD)).toList();
         measured = runs.stream().filter(r -> !r.simulated()).toList();
         simulated = runs.stream().filter(RunData::simulated).toList();
