@@ -60,9 +60,11 @@ public final class GeneratorOptions {
             description = "Generators running the same load; each applies rate/count with its own derived seed.")
     int nodeCount;
 
-    @Option(names = "--start-at", paramLabel = "INSTANT",
+    @Option(names = "--start-at", paramLabel = "INSTANT|ready",
             description = "Wall-clock instant (ISO-8601, e.g. 2026-11-21T12:00:00Z) at which every node starts its schedule; "
-                    + "with --clock-reference, an instant of the reference's clock.")
+                    + "with --clock-reference, an instant of the reference's clock. 'ready' (with --clock-reference): "
+                    + "the instant the reference names once every one of --node-count nodes has its connections open "
+                    + "('queuelab clock-server --nodes K').")
     String startAt;
 
     @Option(names = "--clock-reference", paramLabel = "HOST[:PORT]",
@@ -87,7 +89,11 @@ public final class GeneratorOptions {
             throw new IllegalArgumentException("--node-index must be in [0, " + nodeCount + "), got " + nodeIndex);
         }
         Instant at = null;
-        if (startAt != null) {
+        boolean whenReady = "ready".equals(startAt);
+        if (whenReady && clockReference == null) {
+            throw new IllegalArgumentException("--start-at ready needs --clock-reference: the reference names the instant");
+        }
+        if (startAt != null && !whenReady) {
             try {
                 at = Instant.parse(startAt);
             } catch (DateTimeParseException e) {
@@ -106,7 +112,8 @@ public final class GeneratorOptions {
         requireRoomForLog(nodePlan, out);
         return new RunConfig(nodePlan, workers(), queueBound, inFlight,
                 RunConfig.nodeSeed(seed, nodeIndex), nodeIndex, nodeCount, at, reportInterval, drainTimeout, out,
-                clockReference == null ? null : ClockServerCommand.address("--clock-reference", clockReference), placement);
+                clockReference == null ? null : ClockServerCommand.address("--clock-reference", clockReference), placement,
+                whenReady);
     }
 
     /** Where the server runs and how the CPUs were split ({@link BackendOptions#place}); every later run records it. */

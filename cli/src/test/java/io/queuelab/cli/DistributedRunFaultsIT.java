@@ -127,7 +127,7 @@ class DistributedRunFaultsIT {
 
     /** scripts/distributed-run over the stand-in hosts, the clock reference chosen by it from the hosts' side. */
     private Process launch(List<String> hostNames, Path out, Path output, String... runOptions) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--hosts", String.join(",", hostNames), "--start-in", "30", "--out",
+        List<String> args = new ArrayList<>(List.of("--hosts", String.join(",", hostNames), "--out",
                 out.toString(), "--"));
         args.addAll(List.of(runOptions));
         return LauncherProcess.start(args, Map.of("SSH", LauncherProcess.REPO.resolve("scripts/lib/stand-in-ssh").toString(),

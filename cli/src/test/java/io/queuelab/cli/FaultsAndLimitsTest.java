@@ -6,6 +6,7 @@ import io.queuelab.core.manifest.RunEnd;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queuelab.core.clock.ClockReferenceServer;
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.manifest.Manifest;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +23,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -280,6 +283,23 @@ class FaultsAndLimitsTest {
         err = refused("sweep", "--backend", "noop", "--rates", "10,20,10", "--duration", "1s", "--out", out.toString());
         assertEquals("queuelab: rate 10.0 is given twice in --rates: each rate is one run", err);
         assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void aStartWhenReadyNeedsAReferenceThatNamesTheStart() throws Exception {
+        Path out = dir.resolve("ready");
+        String err = refused("run", "--backend", "noop", "--rate", "10", "--duration", "1s", "--start-at", "ready",
+                "--out", out.toString());
+        assertEquals("queuelab: --start-at ready needs --clock-reference: the reference names the instant", err);
+        assertFalse(Files.exists(out));
+        try (ClockReferenceServer plain = ClockReferenceServer.start(new InetSocketAddress("127.0.0.1", 0))) {
+            CliTestSupport.Result r = CliTestSupport.run("run", "--backend", "noop", "--rate", "10", "--duration", "1s",
+                    "--node-count", "2", "--clock-reference", "127.0.0.1:" + plain.port(), "--start-at", "ready",
+                    "--report-interval", "0", "--out", out.toString());
+            assertNotEquals(0, r.exitCode());
+            assertTrue(r.err().strip().endsWith("queuelab: the clock reference at 127.0.0.1:" + plain.port() + " names no start "
+                    + "instant (start it with 'queuelab clock-server --nodes 2')"), r.err());
+        }
     }
 
     @Test

@@ -103,7 +103,7 @@ class MultiHostIT {
         Path out = hosts.resolve("run");
         // no --reference: the launcher takes the address the hosts see its ssh connections come from
         Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(),
-                        "--start-in", "30", "--out", out.toString(), "--", "--backend", "noop", "--rate", "3000",
+                        "--out", out.toString(), "--", "--backend", "noop", "--rate", "3000",
                         "--duration", "3s", "--report-interval", "0", "--password-env", "QL_TEST_SECRET"),
                 Map.of("SSH", loggingSsh().toString(), "CLOCK_PORT", String.valueOf(port), "QL_TEST_SECRET", SECRET),
                 hosts.resolve("run.out"));
@@ -177,7 +177,7 @@ class MultiHostIT {
         Path out = hosts.resolve("jdbc");
         int port = LauncherProcess.freePort();
         Process run = script(List.of("scripts/distributed-run", "--hosts", hostList(), "--reference", BRIDGE + ":" + port,
-                        "--start-in", "30", "--out", out.toString(), "--", "--backend", "jdbc", "--jdbc-url",
+                        "--out", out.toString(), "--", "--backend", "jdbc", "--jdbc-url",
                         "jdbc:mysql://" + BRIDGE + ":" + db.port() + "/" + EmbeddedMariaDb.DATABASE, "--user", "qlnode",
                         "--password-env", "QL_TEST_SECRET", "--operation", "select", "--rate", "300", "--duration", "3s",
                         "--workers", "4", "--report-interval", "0"),
@@ -327,13 +327,15 @@ class MultiHostIT {
         LauncherProcess.sleepUntil(start.plusSeconds(4));
         assertEquals(3, queuelabProcesses(0).size() + queuelabProcesses(1).size() + queuelabProcesses(2).size());
         script(List.of("kill", "-INT", String.valueOf(run.pid())), Map.of(), hosts.resolve("kill.out"));
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        // each stop is an ssh login, a drain and the totals written: seconds on an idle machine, but 10 s
+        // were not enough while the suite's other streams started a Cassandra node beside it
+        long deadline = System.nanoTime() + 30_000_000_000L;
         int left;
         while ((left = queuelabProcesses(0).size() + queuelabProcesses(1).size() + queuelabProcesses(2).size()) > 0
                 && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertEquals(0, left, "a queuelab process is left on a host 10 s after Ctrl-C: " + Files.readString(output));
+        assertEquals(0, left, "a queuelab process is left on a host 30 s after Ctrl-C: " + Files.readString(output));
         assertTrue(run.waitFor(60, TimeUnit.SECONDS), Files.readString(output));
         String said = Files.readString(output);
         assertEquals(130, run.exitValue(), said);
@@ -349,7 +351,7 @@ class MultiHostIT {
 
     /** Starts scripts/distributed-run over the test hosts (reference chosen by it), SIGINT at its default. */
     private static Process launch(Path out, Path output, String... runOptions) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--hosts", hostList(), "--start-in", "30", "--out", out.toString(), "--"));
+        List<String> args = new ArrayList<>(List.of("--hosts", hostList(), "--out", out.toString(), "--"));
         args.addAll(List.of(runOptions));
         return LauncherProcess.start(args, Map.of("SSH", Files.readString(hosts.resolve("ssh")).trim(), "CLOCK_PORT",
                 String.valueOf(LauncherProcess.freePort()), "QL_TEST_SECRET", SECRET), output);

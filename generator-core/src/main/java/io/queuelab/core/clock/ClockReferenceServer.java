@@ -16,7 +16,9 @@ import java.util.function.LongSupplier;
  * their request logs can be put on one time line ({@code queuelab merge}). Protocol, over TCP: the
  * client sends one byte, the server answers its clock as 8 bytes (ns since the Unix epoch, big
  * endian), as many times as the client asks. One thread per connection, each alive for one
- * measurement (64 exchanges, a few ms).
+ * measurement (64 exchanges, a few ms). With a {@link StartBarrier}, the byte
+ * {@link StartBarrier#REQUEST} instead asks for the start instant of the run's schedules (a
+ * connection then lives until the release).
  */
 public final class ClockReferenceServer implements Closeable {
     /**
@@ -28,11 +30,13 @@ public final class ClockReferenceServer implements Closeable {
 
     private final ServerSocket socket;
     private final LongSupplier epochNanos;
+    private final StartBarrier barrier;
     private final Thread acceptor;
 
-    private ClockReferenceServer(ServerSocket socket, LongSupplier epochNanos) {
+    private ClockReferenceServer(ServerSocket socket, LongSupplier epochNanos, StartBarrier barrier) {
         this.socket = socket;
         this.epochNanos = epochNanos;
+        this.barrier = barrier;
         this.acceptor = new Thread(this::accept, "clock-reference");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -45,6 +49,15 @@ public final class ClockReferenceServer implements Closeable {
 
     /** Serves the given clock (tests give a clock whose offset they know). */
     public static ClockReferenceServer start(InetSocketAddress address, LongSupplier epochNanos) throws IOException {
+        return start(address, epochNanos, null);
+    }
+
+    /**
+     * Serves the given clock and, unless {@code barrier} is null, the start instant it names (its
+     * clock must be {@code epochNanos}).
+     */
+    public static ClockReferenceServer start(InetSocketAddress address, LongSupplier epochNanos, StartBarrier barrier)
+            throws IOException {
         ServerSocket socket = new ServerSocket();
         try {
             socket.setReuseAddress(true);
@@ -53,7 +66,7 @@ public final class ClockReferenceServer implements Closeable {
             socket.close();
             throw new IOException("cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e.getMessage(), e);
         }
-        return new ClockReferenceServer(socket, epochNanos);
+        return new ClockReferenceServer(socket, epochNanos, barrier);
     }
 
     public int port() {
@@ -78,10 +91,19 @@ public final class ClockReferenceServer implements Closeable {
              DataOutputStream out = new DataOutputStream(client.getOutputStream())) {
             client.setTcpNoDelay(true);
             while (true) {
-                in.readByte();
-                out.writeLong(epochNanos.getAsLong());
-                out.flush();
+                if (in.readByte() != StartBarrier.REQUEST) {
+                    out.writeLong(epochNanos.getAsLong());
+                    out.flush();
+                } else if (barrier == null) {
+                    in.readInt();
+                    in.readInt();
+                    StartBarrier.answer(out, StartBarrier.NO_BARRIER, Long.MIN_VALUE);
+                } else {
+                    barrier.serve(in, out);
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (EOFException | SocketException e) {
             // the probe is done
         } catch (IOException e) {

@@ -21,7 +21,9 @@ import java.util.Locale;
  * @param queueBound           capacity of the request queue
  * @param inFlightBound        most requests in flight at once on an asynchronous backend
  * @param seed                 the node's seed; null in a merged run (each node's is in {@code merge.nodes})
- * @param startAt              the wall-clock instant (ISO-8601) the schedule was told to start at; null for "now"
+ * @param startAt              the wall-clock instant (ISO-8601) the schedule was told to start at, or that the
+ *                             clock reference named once every node was ready ({@code --start-at ready});
+ *                             null for "now"
  */
 public record LoadConfig(String loop, String arrivals, double meanThinkTimeSeconds, Long requestsPerJob,
                          List<PhaseConfig> phases, int workers, int queueBound, int inFlightBound, Long seed,
@@ -37,6 +39,12 @@ public record LoadConfig(String loop, String arrivals, double meanThinkTimeSecon
                 plan.meanThinkTime().toNanos() / 1e9, plan.finiteWork() ? plan.requestsPerJob() : null,
                 plan.phases().stream().map(PhaseConfig::of).toList(), workers, queueBound, inFlightBound, seed,
                 reportIntervalSeconds, drainTimeoutSeconds, startAt);
+    }
+
+    /** This configuration with the start instant the clock reference named ({@code --start-at ready}). */
+    public LoadConfig withStartAt(String instant) {
+        return new LoadConfig(loop, arrivals, meanThinkTimeSeconds, requestsPerJob, phases, workers, queueBound, inFlightBound,
+                seed, reportIntervalSeconds, drainTimeoutSeconds, instant);
     }
 
     public boolean closedLoop() {

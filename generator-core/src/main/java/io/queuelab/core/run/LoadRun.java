@@ -7,6 +7,7 @@ import io.queuelab.core.backend.SyncBackend;
 import io.queuelab.core.backend.SyncSession;
 import io.queuelab.core.clock.ClockOffset;
 import io.queuelab.core.clock.ClockProbe;
+import io.queuelab.core.clock.StartBarrier;
 import io.queuelab.core.manifest.BackendInfo;
 import io.queuelab.core.manifest.ClientInfo;
 import io.queuelab.core.manifest.Placement;
@@ -20,6 +21,7 @@ import io.queuelab.core.schedule.LoadPlan;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -160,7 +162,16 @@ public final class LoadRun {
             // the schedule, not by the run's first young collections: those copied it at 50-70 ms a
             // pause, and at 1,000,000/s each pause queued 50,000-70,000 arrivals
             System.gc();
-            PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart));
+            Instant startAt = config.startAt();
+            if (config.startWhenReady()) {
+                // every node is told one instant: recorded as if given, it tells this run's nodes from another's
+                long named = StartBarrier.await(config.clockReference(), config.nodeIndex(), config.nodeCount(), stop::requested);
+                startAt = named == Long.MIN_VALUE ? null : Instant.ofEpochSecond(0, named); // null: stopped while waiting
+                if (startAt != null) {
+                    manifest.config(manifest.config().orElseThrow().withStartAt(startAt.toString()));
+                }
+            }
+            PhaseTimes times = new PhaseTimes(plan, startOffset(clock, anchorEpoch, clockAtStart, startAt));
             manifest.start(ScheduleStart.of(anchorEpoch, times.start()));
             manifest.write(dir.path());
             ClientCost cost = new ClientCost();
@@ -337,18 +348,20 @@ public final class LoadRun {
         return seconds;
     }
 
-    private long startOffset(RunClock clock, long anchorEpoch, ClockOffset clockAtStart) {
-        if (config.startAt() == null) {
+    private long startOffset(RunClock clock, long anchorEpoch, ClockOffset clockAtStart, Instant startAt) {
+        if (startAt == null) {
             return clock.now() + 10_000_000; // threads are started within this margin
         }
-        // with a clock reference, --start-at is the reference's instant: every node starts together
+        // with a clock reference, the start is the reference's instant: every node starts together
         long offset = clockAtStart == null ? 0 : clockAtStart.offsetNanos();
-        long at = config.startAt().getEpochSecond() * 1_000_000_000L + config.startAt().getNano() - anchorEpoch - offset;
+        long at = startAt.getEpochSecond() * 1_000_000_000L + startAt.getNano() - anchorEpoch - offset;
         long now = clock.now();
         if (at < now) {
-            throw new IllegalArgumentException("--start-at " + config.startAt() + " is " + seconds(now - at)
+            throw new IllegalArgumentException((config.startWhenReady() ? "the start the clock reference named, " + startAt + ","
+                    : "--start-at " + startAt) + " is " + seconds(now - at)
                     + " in the past" + (clockAtStart == null ? "" : " on the reference's clock (this node's clock is "
                     + (Math.abs(offset) < 100_000_000 ? "within 0.1 s of it: the node started too late"
+                    + (config.startWhenReady() ? ", after the reference stopped waiting for it" : "")
                     : seconds(Math.abs(offset)) + (offset < 0 ? " ahead of" : " behind") + " it") + ")"));
         }
         return at;

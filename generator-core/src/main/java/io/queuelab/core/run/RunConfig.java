@@ -20,6 +20,7 @@ import java.time.Instant;
  * @param nodeIndex      this node's index, 0-based, written in every record
  * @param nodeCount      the number of nodes running the same plan
  * @param startAt        a wall-clock instant at which the schedule starts on every node; null for "now"
+ *                       (or for the instant the clock reference names, with {@code startWhenReady})
  * @param reportInterval progress line interval; zero for none
  * @param drainTimeout   how long requests may still complete after the last phase ends
  * @param outputDir      the run directory to create (must not exist)
@@ -30,10 +31,22 @@ import java.time.Instant;
  *                       generator, as established by whoever started the server; the run fills in the
  *                       generator's own CPUs (read from the kernel at its start). Null: nothing is
  *                       known of the server, the run records the generator's CPUs alone.
+ * @param startWhenReady the schedule starts at the instant the clock reference names once every one
+ *                       of the {@code nodeCount} nodes is ready ({@link io.queuelab.core.clock.StartBarrier});
+ *                       needs {@code clockReference} and no {@code startAt}
  */
 public record RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
                         int nodeIndex, int nodeCount, Instant startAt, Duration reportInterval,
-                        Duration drainTimeout, Path outputDir, InetSocketAddress clockReference, Placement placement) {
+                        Duration drainTimeout, Path outputDir, InetSocketAddress clockReference, Placement placement,
+                        boolean startWhenReady) {
+
+    /** A run that starts at {@code startAt} (or now). */
+    public RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
+                     int nodeIndex, int nodeCount, Instant startAt, Duration reportInterval,
+                     Duration drainTimeout, Path outputDir, InetSocketAddress clockReference, Placement placement) {
+        this(plan, workers, queueBound, inFlightBound, seed, nodeIndex, nodeCount, startAt, reportInterval,
+                drainTimeout, outputDir, clockReference, placement, false);
+    }
 
     /** A run whose placement is not known beyond the generator's own CPUs. */
     public RunConfig(LoadPlan plan, int workers, int queueBound, int inFlightBound, long seed,
@@ -54,7 +67,7 @@ public record RunConfig(LoadPlan plan, int workers, int queueBound, int inFlight
     /** This configuration with another placement. */
     public RunConfig withPlacement(Placement where) {
         return new RunConfig(plan, workers, queueBound, inFlightBound, seed, nodeIndex, nodeCount, startAt, reportInterval,
-                drainTimeout, outputDir, clockReference, where);
+                drainTimeout, outputDir, clockReference, where, startWhenReady);
     }
 
     public RunConfig {
@@ -72,6 +85,9 @@ public record RunConfig(LoadPlan plan, int workers, int queueBound, int inFlight
         }
         if (plan.closedLoop() && plan.maxConcurrency() > Short.MAX_VALUE) {
             throw new IllegalArgumentException("concurrency must be at most 32767");
+        }
+        if (startWhenReady && (clockReference == null || startAt != null)) {
+            throw new IllegalArgumentException("a start when every node is ready needs a clock reference and no start instant");
         }
         if (reportInterval == null || reportInterval.isNegative()) {
             throw new IllegalArgumentException("report interval must be zero or positive");
