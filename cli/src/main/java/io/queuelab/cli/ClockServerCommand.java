@@ -75,8 +75,8 @@ public final class ClockServerCommand implements Callable<Integer> {
             barrier.onRelease(() -> {
                 BitSet ready = named.ready();
                 String missing = ready.cardinality() == named.nodes() ? ""
-                        : " (not ready: node " + IntStream.range(0, named.nodes()).filter(i -> !ready.get(i))
-                        .mapToObj(String::valueOf).collect(Collectors.joining(", ")) + ")";
+                        : "; not ready: node " + IntStream.range(0, named.nodes()).filter(i -> !ready.get(i))
+                        .mapToObj(String::valueOf).collect(Collectors.joining(", "));
                 out.printf(Locale.ROOT, "start at %s: %d of %d nodes ready%s%n",
                         Instant.ofEpochSecond(0, named.start()).truncatedTo(ChronoUnit.MILLIS), ready.cardinality(), named.nodes(), missing);
                 out.flush();

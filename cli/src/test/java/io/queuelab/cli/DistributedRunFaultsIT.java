@@ -125,13 +125,61 @@ class DistributedRunFaultsIT {
         }
     }
 
+    /**
+     * The start waits for the nodes, but not forever: remote-1's JVM starts 15 s late (a slow host), the
+     * reference stops waiting for it 2 s after remote-0 is ready, remote-0 runs alone, and remote-1,
+     * ready after the start, is named as having started too late.
+     */
+    @Test
+    void aNodeNotReadyWithinTheWaitIsNamedAndTheOthersStartWithoutIt() throws Exception {
+        Path output = hosts.resolve("slow.out");
+        Path out = hosts.resolve("slow");
+        Path slowJava = hosts.resolve("slow-java");
+        Files.writeString(slowJava, "#!/usr/bin/env bash\n"
+                + "case \"$XDG_CACHE_HOME\" in */remote-1/*) for a in \"$@\"; do if [ \"$a\" = run ]; then sleep 15; break; fi; done ;; esac\n"
+                + "exec java \"$@\"\n");
+        Files.setPosixFilePermissions(slowJava, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        long launched = System.nanoTime();
+        Process run = launch(List.of("remote-0", "remote-1"), out, output, List.of("--wait-for-nodes", "2"),
+                Map.of("QUEUELAB_REMOTE_JAVA", slowJava.toString()),
+                "--backend", "noop", "--rate", "100", "--duration", "3s", "--report-interval", "0");
+        try {
+            assertTrue(run.waitFor(120, TimeUnit.SECONDS), "the launcher did not end: " + Files.readString(output));
+        } finally {
+            stop(run);
+        }
+        String said = Files.readString(output);
+        assertEquals(3, run.exitValue(), "partial: " + said);
+        assertTrue(said.matches("(?s).*# schedules start at \\S+, deadline \\d\\d:\\d\\d:\\d\\d \\(1 of 2 nodes ready; not ready: node 1\\)\n.*"), said);
+        assertTrue(said.matches("(?s).*distributed-run: node 1 of 2 \\(remote-1\\) failed: exited with status 2: queuelab: the start "
+                + "the clock reference named, \\S+, is [0-9.]+ s in the past on the reference's clock \\(this node's clock is within "
+                + "0.1 s of it: the node started too late, after the reference stopped waiting for it\\)\n.*"), said);
+        Manifest m = RunDirectory.open(out).manifest();
+        assertEquals(List.of(0), m.merge().orElseThrow().nodes().stream().map(MergeInfo.Node::index).toList());
+        // remote-0 did not wait for remote-1's 15 s: its 3 s ran and ended while remote-1 was still starting
+        Manifest node0 = RunDirectory.open(hosts.resolve("slow.nodes/node-0")).manifest();
+        assertTrue(node0.complete(), "node 0 ran to its end");
+        assertTrue(Files.readString(hosts.resolve("slow.nodes/clock-server.out")).contains(": 1 of 2 nodes ready; not ready: node 1\n"),
+                Files.readString(hosts.resolve("slow.nodes/clock-server.out")));
+        assertTrue(System.nanoTime() - launched < 110_000_000_000L, "the launcher gives a node up long before its hang guard");
+    }
+
     /** scripts/distributed-run over the stand-in hosts, the clock reference chosen by it from the hosts' side. */
     private Process launch(List<String> hostNames, Path out, Path output, String... runOptions) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--hosts", String.join(",", hostNames), "--out",
-                out.toString(), "--"));
+        return launch(hostNames, out, output, List.of(), Map.of(), runOptions);
+    }
+
+    /** As above, with {@code launcherOptions} before the run options and {@code env} added to the launcher's environment. */
+    private Process launch(List<String> hostNames, Path out, Path output, List<String> launcherOptions, Map<String, String> env,
+                           String... runOptions) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--hosts", String.join(",", hostNames), "--out", out.toString()));
+        args.addAll(launcherOptions);
+        args.add("--");
         args.addAll(List.of(runOptions));
-        return LauncherProcess.start(args, Map.of("SSH", LauncherProcess.REPO.resolve("scripts/lib/stand-in-ssh").toString(),
-                "STAND_IN_SSH_HOSTS", hosts.toString(), "CLOCK_PORT", String.valueOf(LauncherProcess.freePort())), output);
+        Map<String, String> environment = new java.util.HashMap<>(env);
+        environment.putAll(Map.of("SSH", LauncherProcess.REPO.resolve("scripts/lib/stand-in-ssh").toString(),
+                "STAND_IN_SSH_HOSTS", hosts.toString(), "CLOCK_PORT", String.valueOf(LauncherProcess.freePort())));
+        return LauncherProcess.start(args, environment, output);
     }
 
     /** Host {@code host} stops answering: what runs there is frozen (SIGSTOP), and ssh gives up on it. */
