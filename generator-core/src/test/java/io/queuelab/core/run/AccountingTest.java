@@ -142,7 +142,10 @@ class AccountingTest {
         assertEquals(t.scheduled(), s.records, "every scheduled request is in the log");
         assertEquals(t.dropped(), s.count("dropped"));
         assertEquals(t.ok(), s.count("ok"));
-        assertEquals(0, droppedWithRoomInTheQueue(result, 50), "every drop found the queue of 50 full");
+        // a worker stamps the request it takes from the queue with its last clock reading, from when it became free
+        // (WorkerSchedule.take): each of the 4 workers may hold one request that left the queue after a drop but reads
+        // as gone before it. 50 - 4 is then exact; 50 failed 3 of 14,000 drops on a loaded machine.
+        assertEquals(0, droppedWithRoomInTheQueue(result, 50 - 4), "every drop found the queue of 50 full");
         assertFalse(result.selfCheck().keptUp());
         assertTrue(result.selfCheck().verdict().contains("dropped"), result.selfCheck().verdict());
         assertTrue(result.selfCheck().verdict().contains("the server was saturated"), result.selfCheck().verdict());
@@ -154,7 +157,9 @@ class AccountingTest {
      * log alone: when a request is dropped (at or after its intended instant), the requests in
      * the queue arrived before it and leave it later, so at its intended instant t at least
      * {@code bound} logged requests have intended <= t < dequeued. (Requests a worker took
-     * straight from the schedule count too, so this is a lower bound on the queue.)
+     * straight from the schedule count too, so this is a lower bound on the queue; a request a
+     * worker took from the queue is stamped with the worker's last reading before it took it, so
+     * up to one per worker reads as gone early.)
      */
     private static long droppedWithRoomInTheQueue(RunResult result, int bound) throws Exception {
         List<Long> intended = new ArrayList<>();
