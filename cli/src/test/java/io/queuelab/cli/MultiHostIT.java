@@ -306,8 +306,10 @@ class MultiHostIT {
         assertTrue(run.waitFor(150, TimeUnit.SECONDS), Files.readString(output));
         String said = Files.readString(output);
         assertEquals(0, run.exitValue(), "every node survives 10 s without its link: " + said);
+        // the nodes' stalls as NodeStalls names them; a loaded host may add a node's own JVM pause ("the client itself
+        // stalled (did not run at all) for 237.68ms", node 2 in a clean-clone run), a failure of another kind
         List<String> stalls = RunDirectory.open(out).manifest().selfCheck().orElseThrow().failures().stream()
-                .filter(f -> f.contains("stall")).toList();
+                .filter(f -> f.contains("a client-side or network stall of that node")).toList();
         assertEquals(1, stalls.size(), stalls::toString);
         Matcher m = Pattern.compile("node 1: no response for ([0-9.]+) s \\(([0-9.]+) s to ([0-9.]+) s of the run\\) while the "
                 + "other nodes' responses went on: a client-side or network stall of that node").matcher(stalls.get(0));
