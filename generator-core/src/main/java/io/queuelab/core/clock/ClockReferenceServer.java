@@ -94,12 +94,8 @@ public final class ClockReferenceServer implements Closeable {
                 if (in.readByte() != StartBarrier.REQUEST) {
                     out.writeLong(epochNanos.getAsLong());
                     out.flush();
-                } else if (barrier == null) {
-                    in.readInt();
-                    in.readInt();
-                    StartBarrier.answer(out, StartBarrier.NO_BARRIER, Long.MIN_VALUE);
                 } else {
-                    barrier.serve(in, out);
+                    StartBarrier.serve(barrier, in, out);
                 }
             }
         } catch (InterruptedException e) {

@@ -126,20 +126,25 @@ public final class StartBarrier {
         onRelease.run();
     }
 
-    /** The reference's side of one request: the node's index and count read, the answer written. */
-    void serve(DataInputStream in, DataOutputStream out) throws IOException, InterruptedException {
+    /**
+     * The reference's side of one request, after its {@link #REQUEST} byte: the node's index and
+     * count read, the answer written; {@code barrier} null for a reference that names no start.
+     */
+    static void serve(StartBarrier barrier, DataInputStream in, DataOutputStream out) throws IOException, InterruptedException {
         int index = in.readInt();
         int count = in.readInt();
-        if (count != nodes) {
-            answer(out, OTHER_COUNT, nodes);
-        } else if (index < 0 || index >= nodes) {
+        if (barrier == null) {
+            answer(out, NO_BARRIER, Long.MIN_VALUE);
+        } else if (count != barrier.nodes) {
+            answer(out, OTHER_COUNT, barrier.nodes);
+        } else if (index < 0 || index >= count) {
             throw new IOException("node index " + index + " of " + count);
         } else {
-            answer(out, RELEASED, arrive(index));
+            answer(out, RELEASED, barrier.arrive(index));
         }
     }
 
-    static void answer(DataOutputStream out, byte status, long value) throws IOException {
+    private static void answer(DataOutputStream out, byte status, long value) throws IOException {
         out.writeByte(status);
         out.writeLong(value);
         out.flush();
@@ -155,6 +160,8 @@ public final class StartBarrier {
      */
     public static long await(InetSocketAddress reference, int index, int count, BooleanSupplier stopped) throws IOException {
         String where = reference.getHostString() + ":" + reference.getPort();
+        byte status;
+        long value;
         try (Socket socket = new Socket()) {
             socket.connect(reference, 5_000);
             socket.setTcpNoDelay(true);
@@ -165,7 +172,6 @@ public final class StartBarrier {
             out.writeInt(index);
             out.writeInt(count);
             out.flush();
-            byte status;
             while (true) {
                 try {
                     status = in.readByte();
@@ -177,20 +183,17 @@ public final class StartBarrier {
                 }
             }
             socket.setSoTimeout(5_000);
-            long value = in.readLong();
-            return switch (status) {
-                case RELEASED -> value;
-                case NO_BARRIER -> throw new IOException("the clock reference at " + where + " names no start instant "
-                        + "(start it with 'queuelab clock-server --nodes " + count + "')");
-                case OTHER_COUNT -> throw new IOException("the clock reference at " + where + " waits for " + value
-                        + " nodes, this node is one of " + count);
-                default -> throw new IOException("the clock reference at " + where + " answered status " + status);
-            };
+            value = in.readLong();
         } catch (IOException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("the clock reference")) {
-                throw e;
-            }
             throw new IOException("cannot wait for the start at the clock reference " + where + ": " + e.getMessage(), e);
         }
+        return switch (status) {
+            case RELEASED -> value;
+            case NO_BARRIER -> throw new IOException("the clock reference at " + where + " names no start instant "
+                    + "(start it with 'queuelab clock-server --nodes " + count + "')");
+            case OTHER_COUNT -> throw new IOException("the clock reference at " + where + " waits for " + value
+                    + " nodes, this node is one of " + count);
+            default -> throw new IOException("the clock reference at " + where + " answered status " + status);
+        };
     }
 }
