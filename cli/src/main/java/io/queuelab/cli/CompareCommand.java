@@ -63,8 +63,9 @@ public final class CompareCommand implements Callable<Integer> {
         Replications.Yardstick yardstick = Replications.forSimulatedRun(s, m.okCount(), replications, seed);
         List<Histogram> segments = yardstick.replications();
         if (segments.size() < 2) {
+            long size = Replications.replicationSize(m.okCount());
             throw new IllegalArgumentException("the simulated run holds " + s.okCount() + " requests: the yardstick needs at least "
-                    + 2 * m.okCount() + " (2 x the measured " + m.okCount() + "), better " + (long) replications * m.okCount()
+                    + 2 * size + " (2 x " + Replications.describe(size, m.okCount()) + "), better " + (long) replications * size
                     + "; simulate longer");
         }
         Comparison c = Comparison.of(m.name(), m.responseNanos(), s.name(), s.responseNanos(), segments);

@@ -140,7 +140,7 @@ public record RunPrediction(String run, String name, double level, boolean close
     }
     /** A predicted response beyond a day: the model has no steady state on the time scale of a run. */
     static final long MAX_RESPONSE_NANOS = 86_400L * 1_000_000_000L;
-    /** Replications of the measured size for the yardstick (8 pairs). */
+    /** Replications for the yardstick (8 pairs), each of the measured size or {@link io.queuelab.fit.compare.Replications#replicationSize}. */
     static final int YARDSTICK_REPLICATIONS = 16;
 
     /** Whether the model cannot carry the run's load ({@link #saturation} says why): no figure is predicted, and it is a miss. */
@@ -220,9 +220,11 @@ public record RunPrediction(String run, String name, double level, boolean close
     /**
      * The model's simulation of a run as its prediction makes it: the predicted response times
      * ({@link #PREDICTION_FACTOR} times the run's requests, within bounds) and the yardstick, the
-     * model's replications of the run's size. The same run, model and seed give the same
+     * model's replications of the run's size (see below). The same run, model and seed give the same
      * histograms as {@link #of(String, RunData, FittedModel, long)}, so a report can draw the CDF a
-     * prediction's KS D was measured on. Where the model cannot carry the run's load, only
+     * prediction's KS D was measured on. A long run's replications are shorter than the run
+     * ({@link io.queuelab.fit.compare.Replications#replicationSize}): their distances, and the band a
+     * chart draws of them, are scaled to the run's size. Where the model cannot carry the run's load, only
      * {@code saturation} is set: why ({@link #saturation(FittedModel, boolean, double, FittedModel.Prediction)}).
      */
     public record Simulated(FittedModel.Prediction prediction, List<Histogram> replications, String saturation) {
@@ -247,8 +249,8 @@ public record RunPrediction(String run, String name, double level, boolean close
             return new Simulated(null, List.of(), carried.saturation());
         }
         ArrivalProcess workload = closed ? ArrivalProcess.closed((int) level) : ArrivalProcess.open(level);
-        return new Simulated(carried.prediction(), model.replications(workload, Math.max(1, run.okCount()), YARDSTICK_REPLICATIONS,
-                seed + 1), null);
+        return new Simulated(carried.prediction(), model.replications(workload,
+                io.queuelab.fit.compare.Replications.replicationSize(run.okCount()), YARDSTICK_REPLICATIONS, seed + 1), null);
     }
 
     /**

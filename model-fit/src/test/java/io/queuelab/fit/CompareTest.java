@@ -2,6 +2,7 @@ package io.queuelab.fit;
 
 import io.queuelab.core.log.LogFormat;
 import io.queuelab.core.log.RequestLogWriter;
+import io.queuelab.fit.bench.YardstickScalingProbe;
 import io.queuelab.fit.compare.Comparison;
 import io.queuelab.fit.compare.Distances;
 import io.queuelab.fit.compare.LittlesLawCheck;
@@ -90,6 +91,53 @@ class CompareTest {
         List<Histogram> segments = Replications.segments(tmp.resolve("simulated"), measured.okCount(), 6);
         assertEquals(6, segments.size());
         assertEquals(measured.okCount(), segments.get(5).getTotalCount());
+    }
+
+    @Test
+    void theYardstickScalesEachPairToTheMeasuredSampleSize() {
+        Random random = new Random(4);
+        Histogram shortA = exponentialSample(random, 5_000), shortB = exponentialSample(random, 3_000);
+        Histogram measured = exponentialSample(random, 20_000);
+        Comparison c = Comparison.of("measured", measured, "model", exponentialSample(random, 100_000), List.of(shortA, shortB));
+        double unscaled = Distances.between(shortA, shortB).ks();
+        // two samples of 20,000 are sqrt((2/20,000) / (1/5,000 + 1/3,000)) as far apart as these two are
+        double factor = Math.sqrt((2.0 / 20_000) / (1.0 / 5_000 + 1.0 / 3_000));
+        assertEquals(factor, Comparison.toSampleSize(20_000, 5_000, 3_000), 1e-12);
+        assertEquals(unscaled * factor, c.row("KS D").yardstick(), 1e-12);
+        assertEquals(Distances.between(shortA, shortB).wasserstein() * factor, c.row("Wasserstein-1").yardstick(), 1e-12);
+        // replications of the measured size are taken as they are
+        assertEquals(1, Comparison.toSampleSize(20_000, 20_000, 20_000), 1e-12);
+    }
+
+    @Test
+    void shortReplicationsScaledGiveTheNoiseOfTheRunsSize() throws IOException {
+        // M/M/1 at rho 0.8, 100 pairs each: the mean KS D between replications of 80,000 against those of 20,000
+        // scaled by sqrt(20,000 / 80,000); measured 0.93-0.99 of it over four seeds (docs/models.md, "The yardstick")
+        FittedModel mm1 = new FittedModel("mm1", MM1Model.exponential(0.01), 0);
+        long n = 80_000;
+        double direct = YardstickScalingProbe.meanPairKs(mm1.replications(ArrivalProcess.open(80), n, 200, 5), n);
+        List<Histogram> shorter = mm1.replications(ArrivalProcess.open(80), 20_000, 200, 15);
+        double scaled = YardstickScalingProbe.meanPairKs(shorter, n);
+        assertTrue(scaled > 0.8 * direct && scaled < 1.25 * direct, "scaled " + scaled + " against the run size's " + direct);
+        double unscaled = YardstickScalingProbe.meanPairKs(shorter, 0);
+        assertTrue(unscaled > 1.6 * direct, "without the scale the short replications' noise is twice the run's: " + unscaled + " vs " + direct);
+    }
+
+    @Test
+    void aLongRunsYardstickReplicationsAreBounded() {
+        assertEquals(12_000, Replications.replicationSize(12_000));
+        assertEquals(Replications.MAX_REPLICATION_SIZE, Replications.replicationSize(300_000));
+        assertEquals(1, Replications.replicationSize(0));
+        assertEquals("50000 requests (scaled to the sample's 300000)", Replications.describe(50_000, 300_000));
+        assertEquals("12000 requests", Replications.describe(12_000, 12_000));
+    }
+
+    private static Histogram exponentialSample(Random random, int count) {
+        Histogram h = new Histogram(3);
+        for (int i = 0; i < count; i++) {
+            h.recordValue(Math.round(-Math.log(1 - random.nextDouble()) * 1e7));
+        }
+        return h;
     }
 
     @Test

@@ -13,6 +13,13 @@ import java.util.List;
  * sample size. A distance at or below the yardstick's 95th percentile is "within simulation
  * noise"; above it, "beyond it". (Pairs of replications carry the noise of two samples, so the
  * yardstick errs on the lenient side by up to a factor of about sqrt 2.)
+ *
+ * <p>The replications need not hold the measured sample size: a long run's are shorter
+ * ({@link Replications#replicationSize}), and a replication whose warm-up was cut holds less than
+ * it was run for. Each pair's distances are scaled to two samples of the measured size, by
+ * sqrt((2/n) / (1/a + 1/b)) for replications of a and b requests and a measured n: the noise of
+ * a distance between two samples falls as the square root of their sizes once they are long
+ * against the model's correlation time (docs/models.md, "The yardstick").
  */
 public record Comparison(String measuredName, String simulatedName, long measuredCount, long simulatedCount,
                          int yardstickPairs, List<Verdict> rows) {
@@ -24,7 +31,8 @@ public record Comparison(String measuredName, String simulatedName, long measure
         int metrics = QUANTILES.length + 2;
         List<double[]> pairDistances = new ArrayList<>();
         for (int i = 0; i + 1 < replications.size(); i += 2) {
-            pairDistances.add(metrics(replications.get(i), replications.get(i + 1)));
+            double scale = toSampleSize(measured.getTotalCount(), replications.get(i).getTotalCount(), replications.get(i + 1).getTotalCount());
+            pairDistances.add(java.util.Arrays.stream(metrics(replications.get(i), replications.get(i + 1))).map(d -> d * scale).toArray());
         }
         double[] actual = metrics(measured, simulated);
         List<Verdict> rows = new ArrayList<>();
@@ -48,6 +56,18 @@ public record Comparison(String measuredName, String simulatedName, long measure
         }
         return new Comparison(measuredName, simulatedName, measured.getTotalCount(), simulated.getTotalCount(),
                 pairDistances.size(), rows);
+    }
+
+    /**
+     * The factor that turns a distance between samples of {@code a} and {@code b} requests into one
+     * between two samples of {@code n}: sqrt((2/n) / (1/a + 1/b)); 1 where a count is 0 (nothing
+     * to scale: the distance is then not a measure of noise anyway).
+     */
+    public static double toSampleSize(long n, long a, long b) {
+        if (n <= 0 || a <= 0 || b <= 0) {
+            return 1;
+        }
+        return Math.sqrt((2.0 / n) / (1.0 / a + 1.0 / b));
     }
 
     /** |quantile differences| (s), then KS D, then W1 (s). */

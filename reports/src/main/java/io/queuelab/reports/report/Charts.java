@@ -175,9 +175,14 @@ final class Charts {
      * the model's predicted CDF, and the band its own replications of the run's size span (the
      * lowest and highest of their CDFs at each time), on a log time axis, where the body of a
      * distribution and its tail both have room (a linear one within less than a decade). A measured CDF inside the band is one the model
-     * could have produced; one outside is a shape the model does not have.
+     * could have produced; one outside is a shape the model does not have. A replication of another
+     * size than the run's {@code sampleSize} (a long run's are shorter,
+     * {@link io.queuelab.fit.compare.Replications#replicationSize}) is drawn as the predicted CDF plus
+     * its difference from it times sqrt(its size / the run's): the spread a replication of the run's
+     * size would have, as the yardstick scales its distances.
      */
-    static XYChart heldOutCdf(String title, Map<String, Histogram> measured, String modelName, Histogram model, List<Histogram> replications) {
+    static XYChart heldOutCdf(String title, Map<String, Histogram> measured, String modelName, Histogram model, List<Histogram> replications,
+                              long sampleSize) {
         List<Histogram> all = new ArrayList<>(measured.values());
         all.add(model);
         // from the 0.1th to the 99.9th percentile of the measured and predicted: a few outliers a thousand times the body's
@@ -200,8 +205,13 @@ final class Charts {
             double[] low = new double[grid.length], high = new double[grid.length];
             for (int i = 0; i < grid.length; i++) {
                 final long t = (long) grid[i];
-                low[i] = replications.stream().mapToDouble(r -> cdfAt(r, t)).min().orElseThrow();
-                high[i] = replications.stream().mapToDouble(r -> cdfAt(r, t)).max().orElseThrow();
+                double predicted = cdfAt(model, t);
+                double[] atT = replications.stream().mapToDouble(r -> {
+                    double scale = sampleSize > 0 && r.getTotalCount() < sampleSize ? Math.sqrt((double) r.getTotalCount() / sampleSize) : 1;
+                    return Math.min(1, Math.max(0, predicted + scale * (cdfAt(r, t) - predicted)));
+                }).toArray();
+                low[i] = java.util.Arrays.stream(atT).min().orElseThrow();
+                high[i] = java.util.Arrays.stream(atT).max().orElseThrow();
             }
             Color band = new Color(190, 190, 190);
             for (var edge : List.of(Map.entry(modelName + ": noise band (" + replications.size() + " replications), low", low),

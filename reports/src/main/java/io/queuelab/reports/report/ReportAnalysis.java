@@ -411,7 +411,8 @@ final class ReportAnalysis {
             }
             List<Histogram> replications = simulated.replications();
             Replications.Yardstick yardstick = new Replications.Yardstick(replications, replications.size() + " independent replications of "
-                    + m.okCount() + " requests by model-sim of " + fit.name() + " (" + RunShape.of(m) + ")");
+                    + Replications.describe(Replications.replicationSize(m.okCount()), m.okCount()) + " by model-sim of " + fit.name() + " ("
+                    + RunShape.of(m) + ")");
             out.add(compared(m, name, simulated.prediction().responseNanos(), true, yardstick));
         }
         return out;
@@ -475,10 +476,11 @@ final class ReportAnalysis {
         SimulationResult result = (shape.closed() ? simulation.duration(Math.max(1, m.spanSeconds()))
                 : traceable ? simulation : simulation.customers(m.okCount())).run();
         ArrivalProcess replicated = shape.closed() ? arrivalProcess : ArrivalProcess.open(shape.level());
+        long size = Replications.replicationSize(m.okCount());
         Replications.Yardstick yardstick = new Replications.Yardstick(
-                model.replications(replicated, m.okCount(), YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
-                YARDSTICK_REPLICATIONS + " independent replications of " + m.okCount() + " requests by model-sim of the " + modelName
-                        + " (" + replicated.mode() + ")");
+                model.replications(replicated, size, YARDSTICK_REPLICATIONS, YARDSTICK_SEED),
+                YARDSTICK_REPLICATIONS + " independent replications of " + Replications.describe(size, m.okCount()) + " by model-sim of the "
+                        + modelName + " (" + replicated.mode() + ")");
         return compared(m, modelName + (traceable ? " (trace-driven)" : ""), result.responseTimes(), true, yardstick);
     }
 

@@ -187,10 +187,10 @@ final class ReportPage {
             }
             String what = RunShape.of(first.measured()).toString();
             chart("held-out-" + slug(first.measured().name()), Charts.heldOutCdf("Held out: " + what, measured, result.selected(),
-                    first.simulated(), first.yardstick().replications()), "Held-out load " + what + ": the measured CDF of each of its "
-                    + measured.size() + " run(s) against " + result.selected() + "'s prediction from the rate or N alone, and the band"
-                    + " its own replications of the run's size span (log time axis). Inside the band: a shape the model could have"
-                    + " produced; outside: one it does not have.");
+                    first.simulated(), first.yardstick().replications(), first.measured().responseNanos().getTotalCount()),
+                    "Held-out load " + what + ": the measured CDF of each of its " + measured.size() + " run(s) against " + result.selected()
+                    + "'s prediction from the rate or N alone, and the band its own replications of the run's size span (log time axis)."
+                    + " Inside the band: a shape the model could have produced; outside: one it does not have.");
         }
     }
 
