@@ -12,11 +12,19 @@
 # more, and compiling it was ~40 % of the client's CPU in the measured phase of a 10 s warm-up + 30 s
 # run: raised tier-4 thresholds leave that code in C1 and give C2 only the per-row code, which reaches
 # them within the first reads (docs/benchmarks.md, "checked 10,000-row range read").
+# Every other command (validate, report, fit, simulate, demo, ...) runs on the serial collector as well:
+# its garbage is short-lived histograms and arrays, and on 2 cores G1's concurrent threads took time from
+# the simulations (validate of a demo's UPDATE sweep 4.2-4.4 s against 4.8-4.9 s, three runs each,
+# alternated; its range sweep within the runs' spread either way; docs/benchmarks.md, "validate"). A
+# Cassandra command keeps the default.
 # QUEUELAB_JAVA_OPTS replaces these options.
 #   queuelab_java_options COMMAND [ARGS...]   prints the options, space-separated
 queuelab_java_options() {
   if [ -n "${QUEUELAB_JAVA_OPTS:-}" ]; then echo "$QUEUELAB_JAVA_OPTS"; return; fi
-  local opts="-Xmx4g"
+  local opts="-Xmx4g -XX:+UseSerialGC"
+  for a in "$@"; do
+    if [ "$a" = cassandra ] || [ "$a" = --backend=cassandra ]; then opts="-Xmx4g"; fi
+  done
   case "${1:-}" in
     run|sweep|qos-write|qos-read|qos-ingest)
       opts="-Xmx4g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
