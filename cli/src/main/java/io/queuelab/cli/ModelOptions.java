@@ -50,6 +50,14 @@ public final class ModelOptions {
     @Option(names = "--slice", description = "client-slice: the mean time slice the cores are shared in, seconds (e.g. 0.001).")
     Double slice;
 
+    @Option(names = "--slice-fixed", paramLabel = "SECONDS", description = "client-slice: the fixed part of each slice, the rest exponential"
+            + " (default 0: exponential slices; equal to --slice: fixed ones).")
+    Double sliceFixed;
+
+    @Option(names = "--cut-in", paramLabel = "FRACTION", description = "client-slice: the share of the requests that, on taking a connection,"
+            + " run before those waiting for a core (default 0).")
+    Double cutIn;
+
     @Option(names = "--flush", description = "group-commit: one log flush apart from its commits (e.g. shexp:0.0002,0.0001).")
     String flush;
 
@@ -68,6 +76,8 @@ public final class ModelOptions {
         OPTIONS.put("connections", "--connections");
         OPTIONS.put("cores", "--server-cores");
         OPTIONS.put("sliceSeconds", "--slice");
+        OPTIONS.put("sliceFixedSeconds", "--slice-fixed");
+        OPTIONS.put("cutIn", "--cut-in");
         OPTIONS.put("networkDelay", "--nd");
         OPTIONS.put("processing", "--proc");
         OPTIONS.put("bufferPages", "--dpb-max");
@@ -97,7 +107,8 @@ public final class ModelOptions {
                 .with("processing", processing == null ? null : distribution("--proc", processing))
                 .with("dirtyPage", dirtyPage == null ? null : distribution("--dp", dirtyPage))
                 .with("flush", flush == null ? null : distribution("--flush", flush))
-                .with("p", loadDependency).with("sliceSeconds", slice).with("perCommitSeconds", perCommit)
+                .with("p", loadDependency).with("sliceSeconds", slice).with("sliceFixedSeconds", sliceFixed).with("cutIn", cutIn)
+                .with("perCommitSeconds", perCommit)
                 .with("capacity", capacity).with("connections", connections).with("cores", serverCores).with("bufferPages", bufferPages)
                 .with("maxGroup", maxGroup);
         return kind.of(in, OPTIONS::get, "--model " + model);

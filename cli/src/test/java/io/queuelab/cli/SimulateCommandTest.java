@@ -123,6 +123,17 @@ class SimulateCommandTest {
                 "--lambda", "500", "--customers", "20000"));
         assertTrue(stderr().startsWith("queuelab: --model client-slice needs --slice (it takes --service, --connections, --server-cores,"
                 + " --slice"), stderr());
+        // the scheduler's slice with a fixed part and requests that cut in; both refused where they cannot apply
+        assertEquals(0, run("simulate", "--model", "client-slice", "--service", "det:0.002", "--connections", "8", "--server-cores", "2",
+                "--slice", "0.0017", "--slice-fixed", "0.0017", "--cut-in", "0.1", "--closed", "8", "--customers", "20000",
+                "--replications", "2"), stderr());
+        assertEquals(2, run("simulate", "--model", "client-slice", "--service", "det:0.002", "--connections", "8", "--server-cores", "2",
+                "--slice", "0.001", "--slice-fixed", "0.002", "--lambda", "500", "--customers", "20000"));
+        assertEquals("queuelab: the slice's fixed part must be between 0 and the slice (0.001 s), got 0.002", stderr().strip());
+        assertEquals(2, run("simulate", "--model", "client-ps", "--service", "det:0.002", "--connections", "8", "--server-cores", "2",
+                "--cut-in", "0.1", "--lambda", "500", "--customers", "20000"));
+        assertEquals("queuelab: --cut-in does not apply to --model client-ps (it takes --service, --connections, --server-cores)",
+                stderr().strip());
         assertEquals(2, run("simulate", "--model", "mm2", "--lambda", "1", "--duration", "10"));
         assertEquals("queuelab: --model: unknown model 'mm2' (known: mm1, mm1-ps, mm1-ld, client-ps, client-slice, dpb, group-commit)",
                 stderr().strip());

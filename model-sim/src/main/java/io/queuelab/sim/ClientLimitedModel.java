@@ -12,7 +12,10 @@ import java.util.Map;
  * <p>With a {@code slice} (seconds, positive: the slices' mean length) the cores are not shared
  * evenly at every instant but time-sliced, as an operating system's scheduler does: each request
  * runs on a core for at most one slice and then queues again behind those that became ready
- * ({@link TimeSlicedServer}); a slice of 0 is the processor sharing above, its limit.
+ * ({@link TimeSlicedServer}); a slice of 0 is the processor sharing above, its limit. Of each slice
+ * {@code sliceFixed} seconds are fixed and the rest exponential (0: exponential slices; equal to
+ * {@code slice}: fixed ones); a request that takes a connection goes ahead of the run queue with
+ * probability {@code cutIn}.
  *
  * <p>With a {@link DemandProfile} every demand is multiplied by the profile's factor at the instant
  * its request takes a connection: a measured run's server replayed period by period.
@@ -21,15 +24,16 @@ import java.util.Map;
  * factor: over its periods on average; a period whose factor is above that may still overload), so
  * an open model is stable below it.
  */
-public record ClientLimitedModel(Distribution service, int connections, int cores, double slice, DemandProfile profile)
-        implements ServiceTimeModel {
+public record ClientLimitedModel(Distribution service, int connections, int cores, double slice, double sliceFixed, double cutIn,
+                                 DemandProfile profile) implements ServiceTimeModel {
     public static final ModelKind KIND = new ModelKind("client-ps", "a client queue, K connections, c cores shared by the requests inside",
             java.util.List.of("service", "connections", "cores"), java.util.List.of(), in -> new ClientLimitedModel(
             in.distribution("service").orElseThrow(), in.count("connections").orElseThrow(), in.count("cores").orElseThrow()));
     public static final ModelKind SLICED_KIND = new ModelKind("client-slice",
             "a client queue, K connections, c cores time-sliced in slices of a mean length", java.util.List.of("service", "connections",
-            "cores", "sliceSeconds"), java.util.List.of(), in -> new ClientLimitedModel(in.distribution("service").orElseThrow(),
-            in.count("connections").orElseThrow(), in.count("cores").orElseThrow(), in.number("sliceSeconds").orElseThrow()));
+            "cores", "sliceSeconds"), java.util.List.of("sliceFixedSeconds", "cutIn"), in -> new ClientLimitedModel(
+            in.distribution("service").orElseThrow(), in.count("connections").orElseThrow(), in.count("cores").orElseThrow(),
+            in.number("sliceSeconds").orElseThrow(), in.number("sliceFixedSeconds").orElse(0.0), in.number("cutIn").orElse(0.0), null));
 
     /** The most connections the simulator keeps a slot for. */
     public static final int MAX_CONNECTIONS = 1 << 20;
@@ -45,6 +49,25 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         if (!(slice >= 0) || Double.isInfinite(slice)) {
             throw new IllegalArgumentException("the cores' time slice must be a finite number of seconds, 0 or more, got " + slice);
         }
+        if (!(sliceFixed >= 0 && sliceFixed <= slice)) {
+            throw new IllegalArgumentException("the slice's fixed part must be between 0 and the slice (" + slice + " s), got " + sliceFixed);
+        }
+        if (!(cutIn >= 0 && cutIn < 1)) {
+            throw new IllegalArgumentException("the cut-in probability must be at least 0 and below 1, got " + cutIn);
+        }
+        if (slice == 0 && cutIn > 0) {
+            throw new IllegalArgumentException("a cut-in probability needs time-sliced cores (a slice above 0)");
+        }
+    }
+
+    /** The model with demands as drawn and exponential slices, no request cutting in. */
+    public ClientLimitedModel(Distribution service, int connections, int cores, double slice, DemandProfile profile) {
+        this(service, connections, cores, slice, 0, 0, profile);
+    }
+
+    /** Time-sliced cores whose slices have a fixed part of {@code sliceFixed}, with {@code cutIn} of the requests cutting in. */
+    public ClientLimitedModel(Distribution service, int connections, int cores, double slice, double sliceFixed, double cutIn) {
+        this(service, connections, cores, slice, sliceFixed, cutIn, null);
     }
 
     /** Processor sharing: each of n requests inside gets min(1, c/n) of a core at every instant. */
@@ -63,7 +86,7 @@ public record ClientLimitedModel(Distribution service, int connections, int core
      * is for predicting a measured run at its own server, not for a run of its own.
      */
     public ClientLimitedModel withProfile(DemandProfile profile) {
-        return new ClientLimitedModel(service, connections, cores, slice, java.util.Objects.requireNonNull(profile, "profile"));
+        return new ClientLimitedModel(service, connections, cores, slice, sliceFixed, cutIn, java.util.Objects.requireNonNull(profile, "profile"));
     }
 
     @Override
@@ -86,7 +109,8 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         // at most K requests hold a connection, so cores beyond K are never used: the same system on min(K, c) cores, whose
         // simulation does not scan idle cores (validate --server-cores 8192 with K = 16 ran for minutes)
         int used = parallelism();
-        return slice > 0 ? Engine.timeSliced(service, connections, used, slice, profile) : Engine.clientLimited(service, connections, used, profile);
+        return slice > 0 ? Engine.timeSliced(service, connections, used, slice, sliceFixed, cutIn, profile)
+                : Engine.clientLimited(service, connections, used, profile);
     }
 
     @Override
@@ -101,6 +125,12 @@ public record ClientLimitedModel(Distribution service, int connections, int core
         m.put("cores", cores);
         if (slice > 0) {
             m.put("sliceSeconds", slice);
+        }
+        if (sliceFixed > 0) {
+            m.put("sliceFixedSeconds", sliceFixed);
+        }
+        if (cutIn > 0) {
+            m.put("cutIn", cutIn);
         }
         return m;
     }

@@ -17,16 +17,31 @@ final class DoubleFifo {
 
     void add(double v) {
         if (count == values.length) {
-            double[] grown = new double[2 * values.length];
-            for (int i = 0; i < count; i++) {
-                grown[i] = values[(head + i) & mask];
-            }
-            values = grown;
-            mask = grown.length - 1;
-            head = 0;
+            grow();
         }
         values[(head + count) & mask] = v;
         count++;
+    }
+
+    /** Puts {@code v} ahead of every value in the queue (a request that cuts in). */
+    void addFirst(double v) {
+        if (count == values.length) {
+            grow();
+        }
+        head = (head - 1) & mask;
+        values[head] = v;
+        count++;
+    }
+
+    /** Out of add, which the servers' loops then take in: see {@link SharedServer}'s note on inlining. */
+    private void grow() {
+        double[] grown = new double[2 * values.length];
+        for (int i = 0; i < count; i++) {
+            grown[i] = values[(head + i) & mask];
+        }
+        values = grown;
+        mask = grown.length - 1;
+        head = 0;
     }
 
     /** The oldest value, removed; the queue must not be empty. */

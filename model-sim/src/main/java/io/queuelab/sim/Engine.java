@@ -41,7 +41,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
 
     /** One processor-sharing server of unbounded capacity: n requests present each progress at 1/n. */
     static Engine processorSharing(Distribution service) {
-        return new ProcessorSharing(service, Integer.MAX_VALUE, null, 1, false, "arrival (processor sharing serves at once)", 0, null);
+        return new ProcessorSharing(service, Integer.MAX_VALUE, null, 1, false, "arrival (processor sharing serves at once)", 0, 0, 0, null);
     }
 
     /**
@@ -50,7 +50,7 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      */
     static Engine processorSharing(Distribution service, int capacity, IntToDoubleFunction speed) {
         return new ProcessorSharing(service, capacity, java.util.Objects.requireNonNull(speed, "speed"), 1, false,
-                "arrival (processor sharing serves at once)", 0, null);
+                "arrival (processor sharing serves at once)", 0, 0, 0, null);
     }
 
     /**
@@ -59,16 +59,19 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
      * demand times {@code profile}'s factor at the instant it takes a connection (null: none).
      */
     static Engine clientLimited(Distribution demand, int connections, int cores, DemandProfile profile) {
-        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, 0, profile);
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, 0, 0, 0, profile);
     }
 
     /**
      * The same client queue and connections to a server of {@code cores} cores time-sliced among the
-     * requests holding a connection, {@code slice} seconds at a time ({@link TimeSlicedServer}); each
+     * requests holding a connection, {@code slice} seconds at a time on average, of which
+     * {@code sliceFixed} are fixed and the rest exponential; a request that takes a connection goes
+     * to the run queue's head with probability {@code cutIn} ({@link TimeSlicedServer}); each
      * demand times {@code profile}'s factor at the instant it takes a connection (null: none).
      */
-    static Engine timeSliced(Distribution demand, int connections, int cores, double slice, DemandProfile profile) {
-        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, slice, profile);
+    static Engine timeSliced(Distribution demand, int connections, int cores, double slice, double sliceFixed, double cutIn,
+                             DemandProfile profile) {
+        return new ProcessorSharing(demand, connections, null, cores, true, TOOK_A_CONNECTION, slice, sliceFixed, cutIn, profile);
     }
 
     /**
@@ -133,11 +136,13 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
         final int cores;
         final boolean queueWhenFull;     // false: an arrival beyond the capacity is refused
         final double slice;              // 0: shared at every instant; else the cores' mean time slice (queueWhenFull, no speed)
+        final double sliceFixed;         // the fixed part of each slice (the rest exponential)
+        final double cutIn;              // the probability that a request taking a connection goes to the run queue's head
         final DemandProfile profile;     // null: demands as drawn; else times the factor at the instant a request enters
         private final String sentMeans;
 
         private ProcessorSharing(Distribution service, int capacity, IntToDoubleFunction speed, int cores, boolean queueWhenFull,
-                                 String sentMeans, double slice, DemandProfile profile) {
+                                 String sentMeans, double slice, double sliceFixed, double cutIn, DemandProfile profile) {
             this.service = java.util.Objects.requireNonNull(service, "service");
             this.capacity = capacity;
             this.speed = speed;
@@ -145,6 +150,8 @@ public abstract sealed class Engine permits Engine.Fcfs, Engine.ProcessorSharing
             this.queueWhenFull = queueWhenFull;
             this.sentMeans = sentMeans;
             this.slice = slice;
+            this.sliceFixed = sliceFixed;
+            this.cutIn = cutIn;
             this.profile = profile;
         }
 

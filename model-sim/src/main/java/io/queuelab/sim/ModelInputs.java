@@ -12,7 +12,7 @@ import java.util.Optional;
  * run's manifest ({@link #of(ModelParameters)}: the log's model section, the JSON round trip of
  * {@link Model#parameters()}) or the command line ({@code simulate --model}). The names are those
  * of {@link ModelParameters}: distributions {@code service}, {@code networkDelay},
- * {@code processing}, {@code dirtyPage}, {@code flush}; numbers {@code p}, {@code sliceSeconds},
+ * {@code processing}, {@code dirtyPage}, {@code flush}; numbers {@code p}, {@code sliceSeconds}, {@code sliceFixedSeconds}, {@code cutIn},
  * {@code perCommitSeconds}; counts {@code capacity}, {@code connections}, {@code cores},
  * {@code bufferPages}, {@code maxGroup}.
  *
@@ -35,7 +35,8 @@ public final class ModelInputs {
         ModelInputs in = new ModelInputs();
         in.spec("service", p.service()).spec("networkDelay", p.networkDelay()).spec("processing", p.processing())
                 .spec("dirtyPage", p.dirtyPage()).spec("flush", p.flush());
-        in.with("p", p.p()).with("sliceSeconds", p.sliceSeconds()).with("perCommitSeconds", p.perCommitSeconds());
+        in.with("p", p.p()).with("sliceSeconds", p.sliceSeconds()).with("sliceFixedSeconds", p.sliceFixedSeconds())
+                .with("cutIn", p.cutIn()).with("perCommitSeconds", p.perCommitSeconds());
         in.with("capacity", p.capacity()).with("connections", p.connections()).with("cores", p.cores())
                 .with("bufferPages", p.bufferPages()).with("maxGroup", p.maxGroup());
         return in;

@@ -7,33 +7,41 @@ import java.util.SplittableRandom;
  * A server of c cores that the operating system time-slices among the requests holding a
  * connection: a FIFO client queue in front of K connections; the requests holding one wait in a
  * FIFO run queue for a core, run on it for at most one slice, and go back to the tail of the run
- * queue (behind every request that became ready during their slice) while work remains. Each
- * slice's length is exponential with the model's mean slice: a scheduler preempts at instants (its
- * ticks, other threads' wake-ups) not in step with the requests, and a fixed slice would make a
- * demand just over it wait a whole round for its small remainder, which no measured server showed.
- * A mean slice far longer than every demand is FCFS on c cores; one tending to 0 is processor
- * sharing. Between the two lies a real server's scheduler, whose slice (Linux EEVDF's base slice,
- * 0.75 ms times 1 + log2 of the cpus) is about as long as a short query's demand: a request that
- * finds the core busy waits for the current slice, not only for a share of the core.
+ * queue (behind every request that became ready during their slice) while work remains. A slice
+ * is a fixed part (0 by default) and an exponential rest, of the model's mean slice in all: a
+ * scheduler gives a thread a slice of its own (Linux EEVDF's base slice, 0.75 ms times 1 + log2 of
+ * the cpus) and preempts it at the first instant after that at which it looks (its ticks, other
+ * threads' wake-ups), not in step with the requests. A demand just over the fixed part waits a
+ * whole round for its remainder, as the closed runs of demo q's server showed (docs/experiments.md,
+ * "What scheduler the closed runs show"). A mean slice far longer than every demand is FCFS on c
+ * cores; one tending to 0 is processor sharing. Between the two lies a real server's scheduler,
+ * whose slice is about as long as a short query's demand: a request that finds the core busy waits
+ * for the current slice, not only for a share of the core.
+ *
+ * <p>A request that takes a connection goes to the run queue's head instead of its tail with the
+ * model's cut-in probability (0 by default): the thread of a connection woken by its request may
+ * run before those waiting, as EEVDF places a woken thread by the lag it kept.
  *
  * <p>A core whose run queue is empty when its slice ends keeps its request (no switch). The log's
  * {@code sent} is the instant a request took a connection.
  *
- * <p>A slice is drawn only while someone waits for a core. Slices are exponential, so the slice
- * ends of a busy core are a Poisson stream of rate 1/slice, which no other event changes: a
- * slice end that finds the run queue empty changes nothing (the request runs on), and the next one
- * after any instant is that instant plus a fresh exponential slice. So a request that takes a
- * core with nobody waiting runs to the end of its demand ("unarmed"), and when a request becomes
- * ready every busy core that runs unarmed draws its slice from that instant ("arms"): the same
- * server in law as one that draws every slice, with an event a slice only under contention
- * (CpuTimeProbe's client-slice: 2.98 events a request, arrival included, where drawing every slice
- * made 3.33).
+ * <p>A slice is drawn only while someone waits for a core. A slice that ends with the run queue
+ * empty changes nothing (the request runs on into its next slice), so a request that takes a core
+ * with nobody waiting runs to the end of its demand ("unarmed"), and when a request becomes ready
+ * every busy core that runs unarmed finds the end of the slice it is in ("arms"): for exponential
+ * slices the slice ends are a Poisson stream that no other event changes, so that end is the
+ * instant plus a fresh slice; with a fixed part, the slices since the core took its request are
+ * drawn back to back up to the instant. The same server in law as one that draws every slice, with
+ * an event a slice only under contention (CpuTimeProbe's client-slice: 2.98 events a request,
+ * arrival included, where drawing every slice made 3.33).
  */
 final class TimeSlicedServer {
     private final Engine.ProcessorSharing demands; // draws each demand (and its profile's factor)
     private final int connections;
     private final int cores;
     private final double slice;
+    private final double sliceFixed;  // the fixed part of a slice: a slice is sliceFixed + Exp(slice - sliceFixed)
+    private final double cutIn;       // the probability that a request taking a connection goes to the run queue's head
     private final SplittableRandom serviceRandom;
     private final SplittableRandom sliceRandom; // its own stream: every slice draws the same demands (common random numbers)
     private final ReplicationStatistics statistics;
@@ -51,6 +59,7 @@ final class TimeSlicedServer {
     // slice's end if armed, else at the end of the request's demand
     private final int[] running;
     private final double[] since;
+    private final double[] slicesFrom; // the instant the core's current run of slices began (it took its request, or a slice ended)
     private final double[] sliceEnd;
     private final double[] sliceLength;
     private final boolean[] lastSlice; // the stretch ends the request's demand (no rounding decides it)
@@ -62,12 +71,15 @@ final class TimeSlicedServer {
         connections = server.capacity;
         cores = server.cores;
         slice = server.slice;
+        sliceFixed = server.sliceFixed;
+        cutIn = server.cutIn;
         serviceRandom = streams.service();
         sliceRandom = streams.slices();
         this.statistics = statistics;
         running = new int[cores];
         Arrays.fill(running, -1);
         since = new double[cores];
+        slicesFrom = new double[cores];
         sliceEnd = new double[cores];
         Arrays.fill(sliceEnd, Double.POSITIVE_INFINITY);
         sliceLength = new double[cores];
@@ -156,10 +168,11 @@ final class TimeSlicedServer {
     private void start(int i, int slot, double t) {
         running[i] = slot;
         since[i] = t;
+        slicesFrom[i] = t;
         if (ready.isEmpty()) {
             runToTheEnd(i, t);
         } else {
-            drawSlice(i, t);
+            drawSlice(i, t, drawSliceLength());
         }
     }
 
@@ -172,6 +185,7 @@ final class TimeSlicedServer {
             if (running[i] < 0) {
                 running[i] = (int) ready.poll(); // the queue held only this request: it runs alone, unarmed
                 since[i] = t;
+                slicesFrom[i] = t;
                 runToTheEnd(i, t);
                 return;
             }
@@ -182,7 +196,7 @@ final class TimeSlicedServer {
                     int slot = running[i];
                     remaining[slot] = Math.max(0, remaining[slot] - (t - since[i])); // the work done in the stretch so far
                     since[i] = t;
-                    drawSlice(i, t);
+                    drawSlice(i, t, sliceLeftAt(i, t));
                     unarmed--;
                 }
             }
@@ -198,10 +212,32 @@ final class TimeSlicedServer {
         sliceEnd[i] = t + sliceLength[i];
     }
 
-    /** Core {@code i}'s request runs for one slice from {@code t}, or less if its demand ends first. */
-    private void drawSlice(int i, double t) {
+    /** One slice's length: {@code sliceFixed} plus an exponential rest ({@code slice} on average). */
+    private double drawSliceLength() {
+        double rest = (slice - sliceFixed) * sliceRandom.nextExponential(); // the ziggurat, as Distribution.Exponential's
+        return sliceFixed == 0 ? rest : sliceFixed + rest;
+    }
+
+    /**
+     * What is left at {@code t} of the slice core {@code i} runs in, unarmed since {@link #slicesFrom}: its slices went on
+     * back to back while nobody waited (a slice that ends with the run queue empty goes on), so the one {@code t} falls
+     * in is found by drawing them from there. With exponential slices ({@code sliceFixed} 0) that is a fresh slice from
+     * {@code t} in law, drawn as such (no loop).
+     */
+    private double sliceLeftAt(int i, double t) {
+        if (sliceFixed == 0) {
+            return drawSliceLength();
+        }
+        double end = slicesFrom[i] + drawSliceLength();
+        while (end <= t) {
+            end += drawSliceLength();
+        }
+        return end - t;
+    }
+
+    /** Core {@code i}'s request runs for a slice of {@code length} from {@code t}, or less if its demand ends first. */
+    private void drawSlice(int i, double t, double length) {
         int slot = running[i];
-        double length = slice * sliceRandom.nextExponential(); // the ziggurat, as Distribution.Exponential's
         armed[i] = true;
         lastSlice[i] = remaining[slot] <= length;
         sliceLength[i] = Math.min(remaining[slot], length); // the same, without a branch on a coin toss
@@ -218,7 +254,11 @@ final class TimeSlicedServer {
             growRemaining();
         }
         remaining[slot] = demand;
-        ready.add(slot);
+        if (cutIn > 0 && sliceRandom.nextDouble() < cutIn) {
+            ready.addFirst(slot); // a woken request the scheduler runs before those waiting
+        } else {
+            ready.add(slot);
+        }
     }
 
     private void growRemaining() {

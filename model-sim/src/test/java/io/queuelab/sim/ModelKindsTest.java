@@ -28,6 +28,9 @@ class ModelKindsTest {
             ModelParameters section = Manifest.section(m.parameters(), ModelParameters.class);
             assertEquals(m, ModelKinds.named(m.name()).of(ModelInputs.of(section)), m.name());
         }
+        // client-slice's scheduler: slices with a fixed part, requests that cut in
+        Model scheduler = new ClientLimitedModel(Distribution.deterministic(0.0015), 16, 1, 0.0017, 0.0017, 0.1);
+        assertEquals(scheduler, ModelKinds.named("client-slice").of(ModelInputs.of(Manifest.section(scheduler.parameters(), ModelParameters.class))));
     }
 
     @Test

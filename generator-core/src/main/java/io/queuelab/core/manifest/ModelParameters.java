@@ -14,6 +14,8 @@ package io.queuelab.core.manifest;
  * @param connections  {@code client-ps}: the client's connections K (requests inside the server at most)
  * @param cores        {@code client-ps}: the server's cores c shared by the requests inside
  * @param sliceSeconds {@code client-slice}: the time slice the cores are shared in (absent: processor sharing)
+ * @param sliceFixedSeconds {@code client-slice}: the fixed part of each slice, the rest exponential (absent: 0)
+ * @param cutIn        {@code client-slice}: the probability that a request taking a connection runs before those waiting (absent: 0)
  * @param flush        {@code group-commit}: the duration of one log flush apart from its commits
  * @param perCommitSeconds {@code group-commit}: what each commit a flush carries adds to it
  * @param maxGroup     {@code group-commit}: the most commits one flush carries (0: no bound but the connections)
@@ -22,7 +24,7 @@ package io.queuelab.core.manifest;
  */
 public record ModelParameters(DistributionSpec service, Double p, Integer capacity, DistributionSpec networkDelay,
                               DistributionSpec processing, Integer bufferPages, DistributionSpec dirtyPage,
-                              Integer connections, Integer cores, Double sliceSeconds,
+                              Integer connections, Integer cores, Double sliceSeconds, Double sliceFixedSeconds, Double cutIn,
                               DistributionSpec flush, Double perCommitSeconds, Integer maxGroup,
                               Double latencySeconds) {
 }
