@@ -2,6 +2,7 @@ import io.queuelab.core.log.LogFormat;
 import io.queuelab.fit.runs.RequestSource;
 import io.queuelab.fit.runs.RunData;
 import io.queuelab.fit.runs.RunShape;
+import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -145,20 +146,8 @@ public class ClosedRoundRobin {
         return s.toString();
     }
 
-    /** The two-sample Kolmogorov-Smirnov distance of two sorted samples. */
+    /** The two-sample Kolmogorov-Smirnov distance. */
     static double ks(double[] a, double[] b) {
-        int i = 0, j = 0;
-        double d = 0;
-        while (i < a.length && j < b.length) {
-            double x = Math.min(a[i], b[j]);
-            while (i < a.length && a[i] <= x) {
-                i++;
-            }
-            while (j < b.length && b[j] <= x) {
-                j++;
-            }
-            d = Math.max(d, Math.abs((double) i / a.length - (double) j / b.length));
-        }
-        return d;
+        return new KolmogorovSmirnovTest().kolmogorovSmirnovStatistic(a, b);
     }
 }
