@@ -15,7 +15,7 @@ import java.util.function.Function;
  * load-dependent variant, M/G/1 and M/G/c
  * FCFS with the measured demand, the client-limited processor-sharing system (with its demand's
  * mean the server's measured cpu per request, then with it fitted, then with its cores
- * time-sliced and the demand of the requests served alone), and the
+ * time-sliced and the demand of the requests served alone, in slices of random or fixed length), and the
  * dirty-page-buffer model of seed 004 (measured from closed runs of one job and of many).
  */
 public final class CandidateModels {
@@ -49,7 +49,8 @@ public final class CandidateModels {
             new DemandModelFit(DemandModelFit.Kind.MGC),
             new MeasuredDemandCandidate(),
             new DemandModelFit(DemandModelFit.Kind.CLIENT_PS),
-            new TimeSlicedCandidate(),
+            new TimeSlicedCandidate(false),
+            new TimeSlicedCandidate(true),
             new DirtyPageBufferCandidate(),
             new GroupCommitCandidate()));
 

@@ -17,6 +17,10 @@ import java.util.Random;
  * preempted request goes to the run queue's tail, behind everything that became ready in the step,
  * and only if something waits there (else it keeps its core).
  *
+ * <p>With fixed slices a step is also cut short where a core's slice ends, and a request that has
+ * run a whole slice is preempted there if something waits (else it starts its next slice):
+ * model-sim's {@code client-slice} with {@code sliceFixedSeconds} equal to the slice.
+ *
  * <p>Guarantee: as STEP tends to 0 this is the system model-sim's {@code client-slice} describes,
  * reached by another algorithm (no event list, no slice drawn in advance) and other random streams
  * (java.util.Random); the steps' only error is that a slice ends up to one step late.
@@ -34,8 +38,14 @@ final class TimeSlicedGroundTruth {
      * The emulated server.
      *
      * @param slice the slices' mean length, seconds (infinite: no preemption, FCFS on the cores)
+     * @param fixed every slice exactly {@code slice} long: a request that has run that long in its
+     *              slice is preempted if something waits, else starts its next
      */
-    record Server(Demand demand, int connections, int cores, double slice) {
+    record Server(Demand demand, int connections, int cores, double slice, boolean fixed) {
+        /** Slices of random length (no memory). */
+        Server(Demand demand, int connections, int cores, double slice) {
+            this(demand, connections, cores, slice, false);
+        }
     }
 
     private TimeSlicedGroundTruth() {
@@ -64,6 +74,7 @@ final class TimeSlicedGroundTruth {
         int[] onCore = new int[server.cores()];
         Arrays.fill(onCore, -1);
         double[] ran = new double[server.cores()];
+        double[] inSlice = new double[server.cores()]; // fixed slices: the time the core's request has run in its slice
         double preemptedInAStep = 1 - Math.exp(-STEP / server.slice());
         int holding = 0;
         int admitted = 0; // requests issued and past the client's door (holding a connection or queued for one)
@@ -83,7 +94,17 @@ final class TimeSlicedGroundTruth {
             }
             // the last step's slices end behind the requests that became ready in it (the arrivals just admitted included)
             for (int c = 0; c < onCore.length; c++) {
-                if (onCore[c] >= 0 && ran[c] > 0 && !runQueue.isEmpty() && preemptions.nextDouble()
+                if (server.fixed() && onCore[c] >= 0) {
+                    inSlice[c] += ran[c];
+                    if (inSlice[c] >= server.slice()) {
+                        if (runQueue.isEmpty()) {
+                            inSlice[c] -= server.slice(); // nobody waits: its next slice
+                        } else {
+                            runQueue.add(onCore[c]);
+                            onCore[c] = -1;
+                        }
+                    }
+                } else if (onCore[c] >= 0 && ran[c] > 0 && !runQueue.isEmpty() && preemptions.nextDouble()
                         < (ran[c] == STEP ? preemptedInAStep : 1 - Math.exp(-ran[c] / server.slice()))) {
                     runQueue.add(onCore[c]);
                     onCore[c] = -1;
@@ -92,9 +113,17 @@ final class TimeSlicedGroundTruth {
             for (int c = 0; c < onCore.length; c++) {
                 if (onCore[c] < 0 && !runQueue.isEmpty()) {
                     onCore[c] = runQueue.poll();
+                    inSlice[c] = 0;
                 }
             }
             double step = Math.min(STEP, (admitted < issued ? intended[admitted] : Double.POSITIVE_INFINITY) - now);
+            if (server.fixed()) {
+                for (int c = 0; c < onCore.length; c++) {
+                    if (onCore[c] >= 0) {
+                        step = Math.min(step, Math.max(1e-12, server.slice() - inSlice[c])); // a slice ends on a step's end, exactly
+                    }
+                }
+            }
             for (int c = 0; c < onCore.length; c++) {
                 double budget = step;
                 ran[c] = 0;
@@ -120,6 +149,7 @@ final class TimeSlicedGroundTruth {
                         }
                         onCore[c] = runQueue.isEmpty() ? -1 : runQueue.poll();
                         ran[c] = 0;
+                        inSlice[c] = 0;
                     }
                 }
             }
