@@ -212,8 +212,11 @@ final class TimeSlicedServer {
         sliceEnd[i] = t + sliceLength[i];
     }
 
-    /** One slice's length: {@code sliceFixed} plus an exponential rest ({@code slice} on average). */
+    /** One slice's length: {@code sliceFixed} plus an exponential rest ({@code slice} on average); a fixed slice draws nothing. */
     private double drawSliceLength() {
+        if (sliceFixed == slice) {
+            return slice;
+        }
         double rest = (slice - sliceFixed) * sliceRandom.nextExponential(); // the ziggurat, as Distribution.Exponential's
         return sliceFixed == 0 ? rest : sliceFixed + rest;
     }
@@ -227,6 +230,10 @@ final class TimeSlicedServer {
     private double sliceLeftAt(int i, double t) {
         if (sliceFixed == 0) {
             return drawSliceLength();
+        }
+        if (sliceFixed == slice) { // slices of one length: their ends are a grid from slicesFrom
+            double end = slicesFrom[i] + slice * (Math.floor((t - slicesFrom[i]) / slice) + 1);
+            return Math.max(end - t, 0);
         }
         double end = slicesFrom[i] + drawSliceLength();
         while (end <= t) {
