@@ -21,18 +21,16 @@
 #   queuelab_java_options COMMAND [ARGS...]   prints the options, space-separated
 queuelab_java_options() {
   if [ -n "${QUEUELAB_JAVA_OPTS:-}" ]; then echo "$QUEUELAB_JAVA_OPTS"; return; fi
-  local opts="-Xmx4g -XX:+UseSerialGC"
+  local cassandra=0 a
   for a in "$@"; do
-    if [ "$a" = cassandra ] || [ "$a" = --backend=cassandra ]; then opts="-Xmx4g"; fi
+    if [ "$a" = cassandra ] || [ "$a" = --backend=cassandra ]; then cassandra=1; fi
   done
-  case "${1:-}" in
-    run|sweep|qos-write|qos-read|qos-ingest)
-      opts="-Xmx4g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
-      for a in "$@"; do
-        if [ "$a" = cassandra ] || [ "$a" = --backend=cassandra ]; then
-          opts="-Xmx4g -XX:Tier4InvocationThreshold=100000 -XX:Tier4MinInvocationThreshold=50000 -XX:Tier4CompileThreshold=150000"
-        fi
-      done ;;
+  case "${1:-}:$cassandra" in
+    run:1|sweep:1|qos-write:1|qos-read:1|qos-ingest:1)
+      echo "-Xmx4g -XX:Tier4InvocationThreshold=100000 -XX:Tier4MinInvocationThreshold=50000 -XX:Tier4CompileThreshold=150000" ;;
+    run:0|sweep:0|qos-write:0|qos-read:0|qos-ingest:0)
+      echo "-Xmx4g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData" ;;
+    *:1) echo "-Xmx4g" ;;
+    *) echo "-Xmx4g -XX:+UseSerialGC" ;;
   esac
-  echo "$opts"
 }
