@@ -203,15 +203,18 @@ final class Charts {
         double[] xMillis = java.util.Arrays.stream(grid).map(v -> v / 1e6).toArray();
         if (replications.size() >= 2) {
             double[] low = new double[grid.length], high = new double[grid.length];
+            double[] scales = replications.stream().mapToDouble(r -> sampleSize > 0 && r.getTotalCount() < sampleSize
+                    ? Math.sqrt((double) r.getTotalCount() / sampleSize) : 1).toArray();
             for (int i = 0; i < grid.length; i++) {
-                final long t = (long) grid[i];
+                long t = (long) grid[i];
                 double predicted = cdfAt(model, t);
-                double[] atT = replications.stream().mapToDouble(r -> {
-                    double scale = sampleSize > 0 && r.getTotalCount() < sampleSize ? Math.sqrt((double) r.getTotalCount() / sampleSize) : 1;
-                    return Math.min(1, Math.max(0, predicted + scale * (cdfAt(r, t) - predicted)));
-                }).toArray();
-                low[i] = java.util.Arrays.stream(atT).min().orElseThrow();
-                high[i] = java.util.Arrays.stream(atT).max().orElseThrow();
+                low[i] = 1;
+                high[i] = 0;
+                for (int k = 0; k < scales.length; k++) {
+                    double at = predicted + scales[k] * (cdfAt(replications.get(k), t) - predicted); // between the two: within [0, 1]
+                    low[i] = Math.min(low[i], at);
+                    high[i] = Math.max(high[i], at);
+                }
             }
             Color band = new Color(190, 190, 190);
             for (var edge : List.of(Map.entry(modelName + ": noise band (" + replications.size() + " replications), low", low),
